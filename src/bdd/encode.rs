@@ -1,0 +1,217 @@
+//! Encoding domain values as BDDs: single values, ranges, comparisons
+//! between instances, and whole relations from lists of tuples.
+//!
+//! A *block* is the list of BDD variables of one domain instance, least
+//! significant bit first (see [`super::layout::Instance::vars`]).
+
+use super::node_builder::{mk_false, mk_true, NodeBuilder};
+use biodivine_lib_bdd::{Bdd, BddPointer, BddVariable, BddVariableSet};
+
+/// The BDD of `block == value`.
+pub fn value_bdd(num_vars: u16, block: &[BddVariable], value: u64) -> Bdd {
+    let mut b = NodeBuilder::new(num_vars);
+    let mut bits: Vec<(u16, bool)> = block
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (v.to_index() as u16, i < 64 && (value >> i) & 1 == 1))
+        .collect();
+    bits.sort_unstable_by(|a, b| b.0.cmp(&a.0)); // deepest first
+    let mut node = BddPointer::one();
+    for (var, bit) in bits {
+        node = if bit {
+            b.mk(var, BddPointer::zero(), node)
+        } else {
+            b.mk(var, node, BddPointer::zero())
+        };
+    }
+    b.export(node)
+}
+
+/// The BDD of `block < bound` (false for `bound == 0`).
+pub fn less_than_bdd(num_vars: u16, block: &[BddVariable], bound: u64) -> Bdd {
+    let width = block.len() as u32;
+    if width < 64 && bound >= (1u64 << width) {
+        return mk_true(num_vars);
+    }
+    let mut b = NodeBuilder::new(num_vars);
+    // Walk from the deepest variable up. Each step adds one bit to the
+    // suffix (in level order) already decided; `node` means "the suffix so
+    // far is strictly less than the bound's suffix", `eq` means "equal".
+    let mut order: Vec<(u16, usize)> = block
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (v.to_index() as u16, i))
+        .collect();
+    order.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+    // For a generic order we track two nodes: lt (strictly less on the bits
+    // seen so far, compared most-significant-first) and eq.
+    // Bits are processed deepest first, so the significance of the bits seen
+    // so far is not monotone in general; handle the common layout (higher
+    // bits above lower bits) exactly, and fall back to BDD operations
+    // otherwise.
+    let msb_on_top = order.windows(2).all(|w| w[0].1 < w[1].1);
+    if !msb_on_top {
+        return less_than_generic(num_vars, block, bound);
+    }
+    let mut lt = BddPointer::zero();
+    for (var, bit) in order {
+        let c = (bound >> bit) & 1 == 1;
+        lt = if c {
+            b.mk(var, BddPointer::one(), lt)
+        } else {
+            b.mk(var, lt, BddPointer::zero())
+        };
+    }
+    b.export(lt)
+}
+
+fn less_than_generic(num_vars: u16, block: &[BddVariable], bound: u64) -> Bdd {
+    let set = BddVariableSet::new_anonymous(num_vars);
+    let mut lt = mk_false(num_vars);
+    for (bit, v) in block.iter().enumerate() {
+        let c = (bound >> bit) & 1 == 1;
+        let x = set.mk_var(*v);
+        lt = if c { x.not().or(&lt) } else { x.not().and(&lt) };
+    }
+    lt
+}
+
+/// The valid values of a domain instance: `block < size`.
+pub fn range_bdd(num_vars: u16, block: &[BddVariable], size: u64) -> Bdd {
+    less_than_bdd(num_vars, block, size)
+}
+
+/// `block` within `lo..=hi`.
+pub fn interval_bdd(num_vars: u16, block: &[BddVariable], lo: u64, hi: u64) -> Bdd {
+    let below = if hi == u64::MAX {
+        mk_true(num_vars)
+    } else {
+        less_than_bdd(num_vars, block, hi + 1)
+    };
+    let not_below_lo = less_than_bdd(num_vars, block, lo).not();
+    below.and(&not_below_lo)
+}
+
+/// `a == b` for two blocks of the same width.
+pub fn equal_bdd(num_vars: u16, a: &[BddVariable], b: &[BddVariable]) -> Bdd {
+    let set = BddVariableSet::new_anonymous(num_vars);
+    // Build from the deepest bit pair up so intermediate results stay small
+    // for interleaved blocks.
+    let mut pairs: Vec<(BddVariable, BddVariable)> = a.iter().copied().zip(b.iter().copied()).collect();
+    pairs.sort_unstable_by_key(|(x, y)| std::cmp::Reverse((*x).min(*y)));
+    let mut eq = mk_true(num_vars);
+    for (x, y) in pairs {
+        eq = set.mk_var(x).iff(&set.mk_var(y)).and(&eq);
+    }
+    eq
+}
+
+/// `a < b` (unsigned) for two blocks of the same width.
+pub fn less_bdd(num_vars: u16, a: &[BddVariable], b: &[BddVariable]) -> Bdd {
+    let set = BddVariableSet::new_anonymous(num_vars);
+    let mut lt = mk_false(num_vars);
+    for (x, y) in a.iter().zip(b) {
+        let (x, y) = (set.mk_var(*x), set.mk_var(*y));
+        let bit_lt = x.not().and(&y);
+        let bit_eq = x.iff(&y);
+        lt = bit_lt.or(&bit_eq.and(&lt));
+    }
+    lt
+}
+
+/// Builds the relation holding `tuples` over the given attribute blocks.
+///
+/// Tuples are sorted by their bit strings in variable order and the BDD is
+/// built top-down by splitting the sorted list at each variable: time
+/// `O(n · bits)`, with no apply operations.
+pub fn relation_from_tuples(num_vars: u16, blocks: &[&[BddVariable]], tuples: &[Vec<u64>]) -> Bdd {
+    // Relation variables in level order, with (attribute, bit).
+    let mut order: Vec<(u16, usize, usize)> = Vec::new();
+    for (a, block) in blocks.iter().enumerate() {
+        for (bit, v) in block.iter().enumerate() {
+            order.push((v.to_index() as u16, a, bit));
+        }
+    }
+    order.sort_unstable();
+    let nbits = order.len();
+    let words = nbits.div_ceil(64).max(1);
+    let mut keys: Vec<u64> = Vec::with_capacity(tuples.len() * words);
+    for t in tuples {
+        let start = keys.len();
+        keys.resize(start + words, 0);
+        for (k, &(_, a, bit)) in order.iter().enumerate() {
+            if bit < 64 && (t[a] >> bit) & 1 == 1 {
+                keys[start + k / 64] |= 1u64 << (63 - k % 64);
+            }
+        }
+    }
+    let mut rows: Vec<&[u64]> = keys.chunks_exact(words).collect();
+    rows.sort_unstable();
+    rows.dedup();
+    let mut b = NodeBuilder::new(num_vars);
+    let vars: Vec<u16> = order.iter().map(|o| o.0).collect();
+    let root = build_sorted(&mut b, &vars, &rows, 0);
+    b.export(root)
+}
+
+fn build_sorted(b: &mut NodeBuilder, vars: &[u16], rows: &[&[u64]], k: usize) -> BddPointer {
+    if rows.is_empty() {
+        return BddPointer::zero();
+    }
+    if k == vars.len() {
+        return BddPointer::one();
+    }
+    let bit = |r: &[u64]| (r[k / 64] >> (63 - k % 64)) & 1 == 1;
+    let split = rows.partition_point(|r| !bit(r));
+    let low = build_sorted(b, vars, &rows[..split], k + 1);
+    let high = build_sorted(b, vars, &rows[split..], k + 1);
+    b.mk(vars[k], low, high)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bdd::decode::sorted_tuples;
+
+    fn block(vars: &[usize]) -> Vec<BddVariable> {
+        vars.iter().map(|v| BddVariable::from_index(*v)).collect()
+    }
+
+    #[test]
+    fn ranges_and_values() {
+        let blk = block(&[2, 1, 0]); // LSB deepest
+        for size in 0..=8u64 {
+            let r = range_bdd(3, &blk, size);
+            let got = sorted_tuples(&r, &[&blk]);
+            let want: Vec<Vec<u64>> = (0..size).map(|v| vec![v]).collect();
+            assert_eq!(got, want, "size {size}");
+        }
+        let v = value_bdd(3, &blk, 5);
+        assert_eq!(sorted_tuples(&v, &[&blk]), vec![vec![5]]);
+        let iv = interval_bdd(3, &blk, 2, 4);
+        assert_eq!(sorted_tuples(&iv, &[&blk]), vec![vec![2], vec![3], vec![4]]);
+    }
+
+    #[test]
+    fn comparisons_between_blocks() {
+        let a = block(&[4, 2, 0]);
+        let b = block(&[5, 3, 1]);
+        let eq = equal_bdd(6, &a, &b);
+        let lt = less_bdd(6, &a, &b);
+        let eqs = sorted_tuples(&eq, &[&a, &b]);
+        assert_eq!(eqs.len(), 8);
+        assert!(eqs.iter().all(|t| t[0] == t[1]));
+        let lts = sorted_tuples(&lt, &[&a, &b]);
+        assert_eq!(lts.len(), 28);
+        assert!(lts.iter().all(|t| t[0] < t[1]));
+    }
+
+    #[test]
+    fn relation_from_tuples_round_trips() {
+        let a = block(&[0, 2, 4]);
+        let b = block(&[1, 3]);
+        let tuples = vec![vec![3, 1], vec![0, 0], vec![7, 3], vec![3, 1]];
+        let r = relation_from_tuples(5, &[&a, &b], &tuples);
+        assert_eq!(sorted_tuples(&r, &[&a, &b]), vec![vec![0, 0], vec![3, 1], vec![7, 3]]);
+    }
+}

@@ -1,0 +1,16 @@
+//! The BDD layer: relations as BDDs over blocks of variables.
+//!
+//! - [`layout`]: which BDD variable encodes which bit of which domain instance;
+//! - [`node_builder`]: a hash-consed node arena for the operations biodivine lacks;
+//! - [`relprod`]: relational product and projection;
+//! - [`rename`]: moving relations between domain instances;
+//! - [`encode`] / [`decode`]: values and tuples into BDDs, and counts and tuples out.
+
+pub mod decode;
+pub mod encode;
+pub mod layout;
+pub mod node_builder;
+pub mod relprod;
+pub mod rename;
+
+pub use biodivine_lib_bdd::{Bdd, BddVariable};

@@ -1,0 +1,224 @@
+//! A hash-consed node arena for building BDDs node by node.
+//!
+//! biodivine-lib-bdd keeps every [`Bdd`] as its own array of nodes, with no
+//! shared node table. That suits the apply operations it offers; the
+//! operations it lacks (reordering a BDD into another variable order,
+//! building a BDD from sorted tuples, non-monotone renames) want to create
+//! nodes one at a time with sharing. [`NodeBuilder`] is that: a unique table
+//! over a growing node array, plus import from and export to [`Bdd`].
+
+use biodivine_lib_bdd::{Bdd, BddNode, BddPointer, BddVariable};
+use fxhash::FxHashMap;
+
+/// A growing array of reduced, shared BDD nodes over `num_vars` variables.
+pub struct NodeBuilder {
+    num_vars: u16,
+    nodes: Vec<BddNode>,
+    unique: FxHashMap<BddNode, BddPointer>,
+    ite_memo: FxHashMap<(u16, u32, u32), BddPointer>,
+}
+
+/// Raised when a variable map sends a variable onto one that is still below it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("variable {0} cannot be placed: the map is not injective on the BDD's support")]
+pub struct CollisionError(pub u16);
+
+impl NodeBuilder {
+    /// An empty arena (holding just the two terminals).
+    pub fn new(num_vars: u16) -> Self {
+        NodeBuilder {
+            num_vars,
+            nodes: vec![BddNode::mk_zero(num_vars), BddNode::mk_one(num_vars)],
+            unique: FxHashMap::default(),
+            ite_memo: FxHashMap::default(),
+        }
+    }
+
+    /// The number of BDD variables.
+    pub fn num_vars(&self) -> u16 {
+        self.num_vars
+    }
+
+    /// The variable a node tests (`num_vars` for terminals).
+    #[inline]
+    pub fn var_of(&self, p: BddPointer) -> u16 {
+        self.nodes[p.to_index()].var.to_index() as u16
+    }
+
+    /// The low child of a node.
+    #[inline]
+    pub fn low(&self, p: BddPointer) -> BddPointer {
+        self.nodes[p.to_index()].low_link
+    }
+
+    /// The high child of a node.
+    #[inline]
+    pub fn high(&self, p: BddPointer) -> BddPointer {
+        self.nodes[p.to_index()].high_link
+    }
+
+    /// The reduced node `var ? high : low`. Both children must test later
+    /// variables than `var`.
+    #[inline]
+    pub fn mk(&mut self, var: u16, low: BddPointer, high: BddPointer) -> BddPointer {
+        if low == high {
+            return low;
+        }
+        debug_assert!(self.var_of(low) > var && self.var_of(high) > var);
+        let node = BddNode::mk_node(BddVariable::from_index(var as usize), low, high);
+        if let Some(p) = self.unique.get(&node) {
+            return *p;
+        }
+        let p = BddPointer::from_index(self.nodes.len());
+        self.nodes.push(node);
+        self.unique.insert(node, p);
+        p
+    }
+
+    /// `var ? high : low` where the children may test variables above `var`
+    /// (BuDDy's "correctify"): `var` is pushed down to its place.
+    pub fn ite_var(
+        &mut self,
+        var: u16,
+        low: BddPointer,
+        high: BddPointer,
+    ) -> Result<BddPointer, CollisionError> {
+        if low == high {
+            return Ok(low);
+        }
+        let (lv, hv) = (self.var_of(low), self.var_of(high));
+        if var < lv && var < hv {
+            return Ok(self.mk(var, low, high));
+        }
+        if var == lv || var == hv {
+            return Err(CollisionError(var));
+        }
+        let key = (var, low.to_index() as u32, high.to_index() as u32);
+        if let Some(p) = self.ite_memo.get(&key) {
+            return Ok(*p);
+        }
+        let top = lv.min(hv);
+        let (l0, l1) = self.cofactors(low, top);
+        let (h0, h1) = self.cofactors(high, top);
+        let r0 = self.ite_var(var, l0, h0)?;
+        let r1 = self.ite_var(var, l1, h1)?;
+        let r = self.mk(top, r0, r1);
+        self.ite_memo.insert(key, r);
+        Ok(r)
+    }
+
+    fn cofactors(&self, p: BddPointer, var: u16) -> (BddPointer, BddPointer) {
+        if self.var_of(p) == var {
+            (self.low(p), self.high(p))
+        } else {
+            (p, p)
+        }
+    }
+
+    /// Copies a [`Bdd`] into the arena, sending each variable `v` to `map(v)`.
+    /// The map may reorder variables; it must be injective on the support.
+    pub fn import_mapped(
+        &mut self,
+        bdd: &Bdd,
+        map: impl Fn(BddVariable) -> u16,
+    ) -> Result<BddPointer, CollisionError> {
+        if bdd.is_false() {
+            return Ok(BddPointer::zero());
+        }
+        if bdd.is_true() {
+            return Ok(BddPointer::one());
+        }
+        // biodivine stores nodes in post-order: children before parents.
+        let mut translated = vec![BddPointer::zero(); bdd.size()];
+        translated[1] = BddPointer::one();
+        for i in 2..bdd.size() {
+            let p = BddPointer::from_index(i);
+            let low = translated[bdd.low_link_of(p).to_index()];
+            let high = translated[bdd.high_link_of(p).to_index()];
+            translated[i] = self.ite_var(map(bdd.var_of(p)), low, high)?;
+        }
+        Ok(translated[bdd.size() - 1])
+    }
+
+    /// Copies a [`Bdd`] into the arena unchanged.
+    pub fn import(&mut self, bdd: &Bdd) -> BddPointer {
+        self.import_mapped(bdd, |v| v.to_index() as u16)
+            .expect("the identity map never collides")
+    }
+
+    /// Extracts the BDD rooted at `root` as a standalone [`Bdd`].
+    pub fn export(&self, root: BddPointer) -> Bdd {
+        let mut out = vec![BddNode::mk_zero(self.num_vars)];
+        if root.is_zero() {
+            return Bdd::from_nodes(&out).expect("valid constant");
+        }
+        out.push(BddNode::mk_one(self.num_vars));
+        if root.is_one() {
+            return Bdd::from_nodes(&out).expect("valid constant");
+        }
+        // Iterative post-order DFS from the root.
+        let mut new_index: FxHashMap<BddPointer, BddPointer> = FxHashMap::default();
+        new_index.insert(BddPointer::zero(), BddPointer::zero());
+        new_index.insert(BddPointer::one(), BddPointer::one());
+        let mut stack = vec![root];
+        while let Some(&top) = stack.last() {
+            if new_index.contains_key(&top) {
+                stack.pop();
+                continue;
+            }
+            let (l, h) = (self.low(top), self.high(top));
+            match (new_index.get(&l), new_index.get(&h)) {
+                (Some(&nl), Some(&nh)) => {
+                    let p = BddPointer::from_index(out.len());
+                    out.push(BddNode::mk_node(self.nodes[top.to_index()].var, nl, nh));
+                    new_index.insert(top, p);
+                    stack.pop();
+                }
+                (nl, nh) => {
+                    if nl.is_none() {
+                        stack.push(l);
+                    }
+                    if nh.is_none() {
+                        stack.push(h);
+                    }
+                }
+            }
+        }
+        Bdd::from_nodes(&out).expect("the arena only holds ordered nodes")
+    }
+}
+
+/// The constant `false` over `num_vars` variables.
+pub fn mk_false(num_vars: u16) -> Bdd {
+    Bdd::from_nodes(&[BddNode::mk_zero(num_vars)]).expect("valid constant")
+}
+
+/// The constant `true` over `num_vars` variables.
+pub fn mk_true(num_vars: u16) -> Bdd {
+    Bdd::from_nodes(&[BddNode::mk_zero(num_vars), BddNode::mk_one(num_vars)]).expect("valid constant")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use biodivine_lib_bdd::BddVariableSet;
+
+    #[test]
+    fn import_export_round_trip() {
+        let vars = BddVariableSet::new_anonymous(4);
+        let f = vars.eval_expression_string("(x_0 & x_2) | !x_3");
+        let mut b = NodeBuilder::new(4);
+        let r = b.import(&f);
+        assert_eq!(b.export(r), f);
+    }
+
+    #[test]
+    fn reordering_import_swaps_variables() {
+        let vars = BddVariableSet::new_anonymous(4);
+        let f = vars.eval_expression_string("(x_0 & !x_1) | (x_2 & x_3)");
+        let expected = vars.eval_expression_string("(x_3 & !x_2) | (x_1 & x_0)");
+        let mut b = NodeBuilder::new(4);
+        let r = b.import_mapped(&f, |v| 3 - v.to_index() as u16).unwrap();
+        assert_eq!(b.export(r), expected);
+    }
+}

@@ -1,0 +1,75 @@
+//! Moving a relation between domain instances (`V1` → `V0`).
+//!
+//! When the rename keeps the relative order of the BDD's support variables,
+//! it is a relabelling of nodes: linear time, no new nodes. Otherwise the
+//! BDD is rebuilt in the new order with [`NodeBuilder::ite_var`], which is
+//! correct for any injective map.
+
+use super::node_builder::{CollisionError, NodeBuilder};
+use biodivine_lib_bdd::{Bdd, BddPointer, BddVariable};
+
+/// Renames variables of `bdd`: each `(from, to)` pair sends `from` to `to`;
+/// other variables stay. The map must be injective on the BDD's support.
+pub fn rename(bdd: &Bdd, pairs: &[(BddVariable, BddVariable)]) -> Result<Bdd, CollisionError> {
+    if pairs.is_empty() || bdd.is_false() || bdd.is_true() {
+        return Ok(bdd.clone());
+    }
+    let n = bdd.num_vars() as usize;
+    let mut map: Vec<u16> = (0..n as u16).collect();
+    for &(from, to) in pairs {
+        map[from.to_index()] = to.to_index() as u16;
+    }
+    if preserves_order(bdd, &map) {
+        let mut nodes = bdd.clone().to_nodes();
+        for node in nodes.iter_mut().skip(2) {
+            node.var = BddVariable::from_index(map[node.var.to_index()] as usize);
+        }
+        // The order is preserved, so the node array stays a valid BDD.
+        return Ok(Bdd::from_nodes(&nodes).expect("order-preserving rename keeps a valid BDD"));
+    }
+    let mut builder = NodeBuilder::new(bdd.num_vars());
+    let root = builder.import_mapped(bdd, |v| map[v.to_index()])?;
+    Ok(builder.export(root))
+}
+
+/// Whether `map` keeps the support variables of `bdd` in the same relative
+/// order (and distinct).
+pub fn preserves_order(bdd: &Bdd, map: &[u16]) -> bool {
+    let mut in_support = vec![false; map.len()];
+    for i in 2..bdd.size() {
+        in_support[bdd.var_of(BddPointer::from_index(i)).to_index()] = true;
+    }
+    let mut last: Option<u16> = None;
+    for (v, _) in in_support.iter().enumerate().filter(|(_, s)| **s) {
+        let to = map[v];
+        if last.is_some_and(|l| to <= l) {
+            return false;
+        }
+        last = Some(to);
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use biodivine_lib_bdd::BddVariableSet;
+
+    fn v(i: usize) -> BddVariable {
+        BddVariable::from_index(i)
+    }
+
+    #[test]
+    fn monotone_and_general_renames_agree_with_semantics() {
+        let vars = BddVariableSet::new_anonymous(4);
+        let f = vars.eval_expression_string("x_0 & !x_1");
+        // Monotone: 0->2, 1->3.
+        let g = rename(&f, &[(v(0), v(2)), (v(1), v(3))]).unwrap();
+        assert_eq!(g, vars.eval_expression_string("x_2 & !x_3"));
+        // A swap is not monotone.
+        let h = rename(&f, &[(v(0), v(1)), (v(1), v(0))]).unwrap();
+        assert_eq!(h, vars.eval_expression_string("x_1 & !x_0"));
+        // Collisions are reported, not silently merged.
+        assert!(rename(&f, &[(v(0), v(1))]).is_err());
+    }
+}

@@ -1,0 +1,201 @@
+//! Tokens of bddbddb's Datalog, with their positions.
+
+use super::error::{Error, ErrorKind, Loc, Result};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// A token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Tok {
+    /// A name: relation, variable, domain, option.
+    Ident(String),
+    /// A non-negative integer.
+    Int(u64),
+    /// A double-quoted string.
+    Str(String),
+    /// `(`
+    LParen,
+    /// `)`
+    RParen,
+    /// `,`
+    Comma,
+    /// `:`
+    Colon,
+    /// `:-`
+    Turnstile,
+    /// `.`
+    Dot,
+    /// `?`
+    Question,
+    /// `!`
+    Bang,
+    /// `=`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `*`
+    Star,
+    /// `-`
+    Minus,
+}
+
+impl Tok {
+    /// How the token reads in an error message.
+    pub fn describe(&self) -> String {
+        match self {
+            Tok::Ident(s) => format!("'{s}'"),
+            Tok::Int(n) => format!("'{n}'"),
+            Tok::Str(s) => format!("\"{s}\""),
+            Tok::LParen => "'('".into(),
+            Tok::RParen => "')'".into(),
+            Tok::Comma => "','".into(),
+            Tok::Colon => "':'".into(),
+            Tok::Turnstile => "':-'".into(),
+            Tok::Dot => "'.'".into(),
+            Tok::Question => "'?'".into(),
+            Tok::Bang => "'!'".into(),
+            Tok::Eq => "'='".into(),
+            Tok::Ne => "'!='".into(),
+            Tok::Lt => "'<'".into(),
+            Tok::Le => "'<='".into(),
+            Tok::Gt => "'>'".into(),
+            Tok::Ge => "'>='".into(),
+            Tok::Star => "'*'".into(),
+            Tok::Minus => "'-'".into(),
+        }
+    }
+}
+
+/// A token and where it starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Token {
+    /// The token.
+    pub tok: Tok,
+    /// Its position.
+    pub loc: Loc,
+}
+
+/// Splits one physical line into tokens. `//` starts a comment.
+pub fn tokenize_line(file: &Arc<PathBuf>, line_no: u32, text: &str) -> Result<Vec<Token>> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let loc = Loc::new(file.clone(), line_no, i as u32 + 1);
+        if c.is_whitespace() {
+            i += 1;
+            continue;
+        }
+        if c == '/' && chars.get(i + 1) == Some(&'/') {
+            break;
+        }
+        let two = |n: char| chars.get(i + 1) == Some(&n);
+        let (tok, len) = match c {
+            '(' => (Tok::LParen, 1),
+            ')' => (Tok::RParen, 1),
+            ',' => (Tok::Comma, 1),
+            ':' if two('-') => (Tok::Turnstile, 2),
+            ':' => (Tok::Colon, 1),
+            '.' => (Tok::Dot, 1),
+            '?' => (Tok::Question, 1),
+            '!' if two('=') => (Tok::Ne, 2),
+            '!' => (Tok::Bang, 1),
+            '=' => (Tok::Eq, 1),
+            '<' if two('=') => (Tok::Le, 2),
+            '<' => (Tok::Lt, 1),
+            '>' if two('=') => (Tok::Ge, 2),
+            '>' => (Tok::Gt, 1),
+            '*' => (Tok::Star, 1),
+            '-' => (Tok::Minus, 1),
+            '"' => {
+                let mut j = i + 1;
+                let mut s = String::new();
+                while j < chars.len() && chars[j] != '"' {
+                    if chars[j] == '\\' && j + 1 < chars.len() {
+                        j += 1;
+                    }
+                    s.push(chars[j]);
+                    j += 1;
+                }
+                if j >= chars.len() {
+                    return Err(Error::at(&loc, ErrorKind::Syntax, "unterminated string"));
+                }
+                (Tok::Str(s), j + 1 - i)
+            }
+            c if c.is_ascii_digit() => {
+                let mut j = i;
+                while j < chars.len() && chars[j].is_ascii_digit() {
+                    j += 1;
+                }
+                let digits: String = chars[i..j].iter().collect();
+                // A number glued to letters (`0x1`, `3abc`) is a name, e.g. a map file.
+                if j < chars.len() && (chars[j].is_alphanumeric() || chars[j] == '_') {
+                    let mut k = j;
+                    while k < chars.len() && is_ident_char(chars[k]) {
+                        k += 1;
+                    }
+                    (Tok::Ident(chars[i..k].iter().collect()), k - i)
+                } else {
+                    let n = digits.parse::<u64>().map_err(|_| {
+                        Error::at(&loc, ErrorKind::Syntax, format!("number {digits} is too large"))
+                    })?;
+                    (Tok::Int(n), j - i)
+                }
+            }
+            c if is_ident_start(c) => {
+                let mut j = i;
+                while j < chars.len() && is_ident_char(chars[j]) {
+                    j += 1;
+                }
+                (Tok::Ident(chars[i..j].iter().collect()), j - i)
+            }
+            other => {
+                return Err(Error::at(
+                    &loc,
+                    ErrorKind::Syntax,
+                    format!("unexpected character '{other}'"),
+                ))
+            }
+        };
+        out.push(Token { tok, loc });
+        i += len;
+    }
+    Ok(out)
+}
+
+fn is_ident_start(c: char) -> bool {
+    c.is_alphabetic() || c == '_' || c == '$'
+}
+
+fn is_ident_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || c == '$' || c == '\''
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_with_columns() {
+        let f = Arc::new(PathBuf::from("t.dl"));
+        let toks = tokenize_line(&f, 3, "a(x,\"n m\") :- !b(x, 7), x != _.").unwrap();
+        let kinds: Vec<Tok> = toks.iter().map(|t| t.tok.clone()).collect();
+        assert_eq!(kinds[0], Tok::Ident("a".into()));
+        assert_eq!(kinds[4], Tok::Str("n m".into()));
+        assert_eq!(kinds[6], Tok::Turnstile);
+        assert!(kinds.contains(&Tok::Ne));
+        assert_eq!(toks[6].loc.col, 12);
+        assert_eq!(toks[6].loc.line, 3);
+        let err = tokenize_line(&f, 1, "a(x) :- b(x) & c(x).").unwrap_err();
+        assert_eq!(err.to_string(), "t.dl:1:14: unexpected character '&'");
+    }
+}

@@ -1,0 +1,392 @@
+//! Loading input relations and writing results, in bddbddb's and
+//! Soufflé's formats.
+//!
+//! Inputs are looked up first in the facts directory (`-F`), then in the
+//! program's base directory: `R.bdd` (JavaBDD dump), `R.tuples` (bddbddb
+//! tuples) or `R.facts` (Soufflé TSV). `inputtuples` prefers `R.tuples`.
+
+use super::error::{Error, ErrorKind, Result};
+use super::program::RelId;
+use super::solver::Solver;
+use crate::bdd::encode::{interval_bdd, range_bdd, relation_from_tuples};
+use crate::bdd::node_builder::{mk_false, mk_true, NodeBuilder};
+use crate::bdd::decode::for_each_tuple;
+use crate::io::javabdd::{self, BddDump, DumpNode};
+use crate::io::map::NameMap;
+use crate::io::tuples::{self, Field};
+use crate::io::tsv;
+use biodivine_lib_bdd::{Bdd, BddPointer};
+use std::collections::HashMap;
+use std::io::Write;
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+
+/// The formats a relation file can have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Format {
+    Bdd,
+    Tuples,
+    Facts,
+}
+
+impl Solver {
+    /// Loads every relation declared `input` or `inputtuples`.
+    pub fn load_inputs(&mut self, facts_dir: Option<&Path>) -> Result<()> {
+        for rel in 0..self.prog.relations.len() {
+            let opts = self.prog.relations[rel].options.clone();
+            if !(opts.input || opts.input_tuples) {
+                continue;
+            }
+            let name = self.prog.relations[rel].name.clone();
+            let formats: &[(Format, &str)] = if opts.input_tuples && !opts.input {
+                &[(Format::Tuples, "tuples"), (Format::Bdd, "bdd"), (Format::Facts, "facts")]
+            } else {
+                &[(Format::Bdd, "bdd"), (Format::Tuples, "tuples"), (Format::Facts, "facts")]
+            };
+            let mut dirs: Vec<PathBuf> = Vec::new();
+            if let Some(f) = facts_dir {
+                dirs.push(f.to_path_buf());
+            }
+            dirs.push(self.prog.base_dir.clone());
+            let mut tried = Vec::new();
+            let mut found = None;
+            'search: for d in &dirs {
+                // In a facts directory, Soufflé's .facts comes first.
+                let mut order = formats.to_vec();
+                if Some(d.as_path()) == facts_dir {
+                    order.sort_by_key(|(f, _)| *f != Format::Facts);
+                }
+                for (fmt, ext) in order {
+                    let p = d.join(format!("{name}.{ext}"));
+                    if p.is_file() {
+                        found = Some((fmt, p));
+                        break 'search;
+                    }
+                    tried.push(p.display().to_string());
+                }
+            }
+            let Some((fmt, path)) = found else {
+                let loc = self.prog.relations[rel].loc.clone();
+                let msg = format!("input relation {name} has no data file (looked for {})", tried.join(", "));
+                return Err(match loc {
+                    Some(l) => Error::at(&l, ErrorKind::Io, msg),
+                    None => Error::new(ErrorKind::Io, msg),
+                });
+            };
+            let bdd = match fmt {
+                Format::Bdd => self.read_bdd_file(rel, &path)?,
+                Format::Tuples => self.read_tuples_file(rel, &path)?,
+                Format::Facts => self.read_facts_file(rel, &path)?,
+            };
+            self.rels[rel] = self.rels[rel].or(&bdd);
+        }
+        Ok(())
+    }
+
+    fn data_error(path: &Path, msg: impl std::fmt::Display) -> Error {
+        Error::new(ErrorKind::BadData, format!("{}: {msg}", path.display()))
+    }
+
+    /// Reads a JavaBDD dump of relation `rel`, translating its variable
+    /// numbering (from the `bddinfo` beside it, or the program's allocation
+    /// order) into this layout, reordering as needed.
+    pub fn read_bdd_file(&self, rel: RelId, path: &Path) -> Result<Bdd> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, &e))?;
+        let dump = javabdd::parse(&text).map_err(|e| Self::data_error(path, e))?;
+        let nv = self.layout.num_vars();
+        let (_, nodes) = match dump {
+            BddDump::Constant(false) => return Ok(mk_false(nv)),
+            BddDump::Constant(true) => return Ok(self.full_range(rel)),
+            BddDump::Nodes { var_levels, nodes } => (var_levels, nodes),
+        };
+        // File variable -> our variable.
+        let info_path = path.with_file_name("bddinfo");
+        let alloc: Vec<(usize, u32)> = if info_path.is_file() {
+            let names = javabdd::read_info(&info_path).map_err(|e| Error::io(&info_path, &e))?;
+            let mut seen: HashMap<String, u32> = HashMap::new();
+            let mut out = Vec::new();
+            for n in names {
+                let d = self.prog.domain_id(&n).ok_or_else(|| {
+                    Self::data_error(&info_path, format!("domain {n} is not declared by the program"))
+                })?;
+                let k = seen.entry(n).or_insert(0);
+                out.push((d, *k));
+                *k += 1;
+            }
+            out
+        } else {
+            self.prog.allocation.iter().map(|&(d, i)| (d, i)).collect()
+        };
+        let attr_insts: Vec<usize> = self.prog.relations[rel]
+            .attrs
+            .iter()
+            .map(|a| self.layout.find_instance(a.domain, a.instance).expect("allocated"))
+            .collect();
+        let mut var_map: Vec<Option<u16>> = Vec::new();
+        for &(d, i) in &alloc {
+            let bits = self.layout.domains()[d].bits();
+            let ours = self.layout.find_instance(d, i).filter(|id| attr_insts.contains(id));
+            for b in 0..bits {
+                var_map.push(ours.map(|id| self.layout.instance(id).vars[b as usize].to_index() as u16));
+            }
+        }
+        let mut builder = NodeBuilder::new(nv);
+        let mut ids: HashMap<u64, BddPointer> = HashMap::with_capacity(nodes.len());
+        ids.insert(0, BddPointer::zero());
+        ids.insert(1, BddPointer::one());
+        let name = &self.prog.relations[rel].name;
+        let mut root = BddPointer::zero();
+        for DumpNode { id, var, low, high } in nodes {
+            let ours = var_map.get(var as usize).copied().flatten().ok_or_else(|| {
+                Self::data_error(
+                    path,
+                    format!("variable {var} does not belong to an attribute of {name} (check bddinfo and the relation's domains)"),
+                )
+            })?;
+            let child = |c: u64| {
+                ids.get(&c).copied().ok_or_else(|| Self::data_error(path, format!("node {id} refers to node {c} before defining it")))
+            };
+            let (l, h) = (child(low)?, child(high)?);
+            root = builder
+                .ite_var(ours, l, h)
+                .map_err(|_| Self::data_error(path, format!("node {id} tests variable {var} twice on one path")))?;
+            ids.insert(id, root);
+        }
+        Ok(builder.export(root).and(&self.full_range(rel)))
+    }
+
+    /// Every valid tuple of a relation (each attribute within its domain).
+    pub fn full_range(&self, rel: RelId) -> Bdd {
+        let nv = self.layout.num_vars();
+        let mut r = mk_true(nv);
+        for (block, a) in self.blocks(rel).iter().zip(&self.prog.relations[rel].attrs) {
+            let size = self.prog.domains[a.domain].size;
+            r = r.and(&range_bdd(nv, block, size));
+        }
+        r
+    }
+
+    fn read_tuples_file(&self, rel: RelId, path: &Path) -> Result<Bdd> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, &e))?;
+        let attrs = self.prog.relations[rel].attrs.clone();
+        let file = tuples::parse(&text, attrs.len()).map_err(|e| Self::data_error(path, e))?;
+        let sizes: Vec<u64> = attrs.iter().map(|a| self.prog.domains[a.domain].size).collect();
+        let blocks = self.blocks(rel);
+        let nv = self.layout.num_vars();
+        let mut plain = Vec::new();
+        let mut cubes = mk_false(nv);
+        for (line, row) in file.rows {
+            let mut values = Vec::with_capacity(row.len());
+            let mut is_plain = true;
+            for (k, f) in row.iter().enumerate() {
+                let hi = match f {
+                    Field::Value(v) => *v,
+                    Field::Range(_, hi) => *hi,
+                    Field::All => 0,
+                };
+                if hi >= sizes[k] {
+                    return Err(Self::data_error(path, format!("line {line}: {hi} is outside domain {} (size {})", self.prog.domains[attrs[k].domain].name, sizes[k])));
+                }
+                match f {
+                    Field::Value(v) => values.push(*v),
+                    _ => is_plain = false,
+                }
+            }
+            if is_plain {
+                plain.push(values);
+            } else {
+                let mut cube = mk_true(nv);
+                for (k, f) in row.iter().enumerate() {
+                    let b = match f {
+                        Field::Value(v) => interval_bdd(nv, blocks[k], *v, *v),
+                        Field::Range(lo, hi) => interval_bdd(nv, blocks[k], *lo, *hi),
+                        Field::All => range_bdd(nv, blocks[k], sizes[k]),
+                    };
+                    cube = cube.and(&b);
+                }
+                cubes = cubes.or(&cube);
+            }
+        }
+        Ok(relation_from_tuples(nv, &blocks, &plain).or(&cubes))
+    }
+
+    fn read_facts_file(&self, rel: RelId, path: &Path) -> Result<Bdd> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, &e))?;
+        let attrs = &self.prog.relations[rel].attrs;
+        let maps: Vec<Option<&NameMap>> = attrs.iter().map(|a| self.prog.domains[a.domain].names.as_deref()).collect();
+        let sizes: Vec<u64> = attrs.iter().map(|a| self.prog.domains[a.domain].size).collect();
+        let rows = tsv::parse(&text, &maps, &sizes).map_err(|e| Self::data_error(path, e))?;
+        Ok(relation_from_tuples(self.layout.num_vars(), &self.blocks(rel), &rows))
+    }
+
+    /// Writes relations declared `output` (`R.bdd` plus `bddinfo`) and
+    /// `outputtuples` (`R.tuples`) to `dir`, and with `csv` also `R.csv`.
+    pub fn write_outputs(&self, dir: &Path, csv: bool) -> Result<()> {
+        let mut wrote_bdd = false;
+        for rel in 0..self.prog.relations.len() {
+            let o = &self.prog.relations[rel].options;
+            let name = &self.prog.relations[rel].name;
+            if o.output {
+                self.write_bdd_file(rel, &dir.join(format!("{name}.bdd")))?;
+                wrote_bdd = true;
+            }
+            if o.output_tuples {
+                self.write_tuples_file(rel, &dir.join(format!("{name}.tuples")))?;
+            }
+            if csv && (o.output || o.output_tuples) {
+                self.write_csv_file(rel, &dir.join(format!("{name}.csv")))?;
+            }
+        }
+        if wrote_bdd {
+            self.write_bddinfo(&dir.join("bddinfo"))?;
+        }
+        Ok(())
+    }
+
+    /// Writes `bddinfo`: one domain name per instance, in allocation order.
+    pub fn write_bddinfo(&self, path: &Path) -> Result<()> {
+        let mut text = String::new();
+        for inst in self.layout.instances() {
+            text.push_str(&self.layout.domains()[inst.domain].name);
+            text.push('\n');
+        }
+        atomic_write(path, text.as_bytes())
+    }
+
+    /// Writes one relation as a JavaBDD dump (variables numbered in
+    /// allocation order, as `bddinfo` lists them).
+    pub fn write_bdd_file(&self, rel: RelId, path: &Path) -> Result<()> {
+        let bdd = &self.rels[rel];
+        let dump = if bdd.is_false() {
+            BddDump::Constant(false)
+        } else if bdd.is_true() {
+            BddDump::Constant(true)
+        } else {
+            // Allocation numbering: instances in layout order, bit 0 first.
+            let mut file_var = vec![0u32; self.layout.num_vars() as usize];
+            let mut var_levels = Vec::with_capacity(file_var.len());
+            for inst in self.layout.instances() {
+                for v in &inst.vars {
+                    file_var[v.to_index()] = var_levels.len() as u32;
+                    var_levels.push(v.to_index() as u32);
+                }
+            }
+            let nodes = (2..bdd.size())
+                .map(|i| {
+                    let p = BddPointer::from_index(i);
+                    DumpNode {
+                        id: i as u64,
+                        var: file_var[bdd.var_of(p).to_index()],
+                        low: bdd.low_link_of(p).to_index() as u64,
+                        high: bdd.high_link_of(p).to_index() as u64,
+                    }
+                })
+                .collect();
+            BddDump::Nodes { var_levels, nodes }
+        };
+        let mut buf = Vec::new();
+        javabdd::write(&mut buf, &dump).map_err(|e| Error::io(path, &e))?;
+        atomic_write(path, &buf)
+    }
+
+    fn sorted_rows(&self, rel: RelId) -> Vec<Vec<u64>> {
+        crate::bdd::decode::sorted_tuples(&self.rels[rel], &self.blocks(rel))
+    }
+
+    fn write_tuples_file(&self, rel: RelId, path: &Path) -> Result<()> {
+        let mut buf = Vec::new();
+        let header: Vec<(String, u32)> = self.prog.relations[rel]
+            .attrs
+            .iter()
+            .map(|a| (self.prog.instance_name(a.domain, a.instance), self.prog_bits(a.domain)))
+            .collect();
+        tuples::write_header(&mut buf, &header).map_err(|e| Error::io(path, &e))?;
+        for t in self.sorted_rows(rel) {
+            tuples::write_row(&mut buf, &t).map_err(|e| Error::io(path, &e))?;
+        }
+        atomic_write(path, &buf)
+    }
+
+    fn prog_bits(&self, domain: usize) -> u32 {
+        self.layout.domains()[domain].bits()
+    }
+
+    /// The name maps of a relation's attributes.
+    pub fn attr_maps(&self, rel: RelId) -> Vec<Option<&NameMap>> {
+        self.prog.relations[rel]
+            .attrs
+            .iter()
+            .map(|a| self.prog.domains[a.domain].names.as_deref())
+            .collect()
+    }
+
+    fn write_csv_file(&self, rel: RelId, path: &Path) -> Result<()> {
+        let maps = self.attr_maps(rel);
+        let mut buf = Vec::new();
+        for t in self.sorted_rows(rel) {
+            tsv::write_row(&mut buf, &t, &maps).map_err(|e| Error::io(path, &e))?;
+        }
+        atomic_write(path, &buf)
+    }
+
+    /// Prints what the program asks for: `printsize` counts, `printtuples`
+    /// tuples, and query answers.
+    pub fn print_results(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let query_rels: Vec<RelId> = self.prog.queries.iter().map(|q| q.rel).collect();
+        for rel in 0..self.prog.relations.len() {
+            if query_rels.contains(&rel) {
+                continue;
+            }
+            let r = &self.prog.relations[rel];
+            if r.options.print_size {
+                writeln!(out, "{}: {} tuples", r.name, self.count(rel))?;
+            }
+            if r.options.print_tuples {
+                let attrs: Vec<String> = r
+                    .attrs
+                    .iter()
+                    .map(|a| format!("{}:{}", a.name, self.prog.instance_name(a.domain, a.instance)))
+                    .collect();
+                writeln!(out, "{}({}): {} tuples", r.name, attrs.join(", "), self.count(rel))?;
+                self.print_rows(rel, out)?;
+            }
+        }
+        for q in &self.prog.queries {
+            let r = &self.prog.relations[q.rel];
+            let names: Vec<&str> = r.attrs.iter().map(|a| a.name.as_str()).collect();
+            writeln!(out, "{}? {} tuples", q.text, self.count(q.rel))?;
+            if !names.is_empty() {
+                writeln!(out, "{}", names.join("\t"))?;
+                self.print_rows(q.rel, out)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn print_rows(&self, rel: RelId, out: &mut dyn Write) -> std::io::Result<()> {
+        let maps = self.attr_maps(rel);
+        let mut rows = Vec::new();
+        let _ = for_each_tuple(&self.rels[rel], &self.blocks(rel), |t| {
+            rows.push(t.to_vec());
+            ControlFlow::Continue(())
+        });
+        rows.sort_unstable();
+        let mut buf = Vec::new();
+        for t in rows {
+            tsv::write_row(&mut buf, &t, &maps)?;
+        }
+        out.write_all(&buf)
+    }
+}
+
+/// Writes a file through a temporary sibling and a rename, so an
+/// interrupted write never leaves a truncated file behind.
+pub fn atomic_write(path: &Path, bytes: &[u8]) -> Result<()> {
+    let tmp = path.with_extension(format!(
+        "{}.tmp{}",
+        path.extension().and_then(|e| e.to_str()).unwrap_or(""),
+        std::process::id()
+    ));
+    std::fs::write(&tmp, bytes).map_err(|e| Error::io(&tmp, &e))?;
+    std::fs::rename(&tmp, path).map_err(|e| Error::io(path, &e))
+}

@@ -1,0 +1,572 @@
+//! Name resolution and checking: a parsed program into a [`Program`].
+//!
+//! Checks, each reported with its location: unknown relations, domains and
+//! instances; arity and domain mismatches; quoted constants missing from a
+//! map; numbers outside their domain; unsafe rules (a head or negated
+//! variable that nothing in the body binds).
+
+use super::ast::{self, CmpOp, LiteralAst, Statement, TermAst};
+use super::error::{Error, ErrorKind, Loc, Result};
+use super::parser::ParsedProgram;
+use super::program::*;
+use crate::bdd::layout::{parse_var_order, DomainId};
+use crate::io::map::NameMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+/// Resolves and checks a parsed program.
+pub fn resolve(parsed: &ParsedProgram) -> Result<Program> {
+    let mut r = Resolver {
+        prog: Program {
+            base_dir: parsed.base_dir.clone(),
+            notes: parsed.notes.clone(),
+            ..Program::default()
+        },
+    };
+    r.domains(&parsed.statements)?;
+    r.var_order(&parsed.statements)?;
+    r.relations(&parsed.statements)?;
+    for stmt in &parsed.statements {
+        match stmt {
+            Statement::Rule(rule) => {
+                let checked = r.rule(&rule.head, &rule.body, &rule.loc, rule_text(rule))?;
+                r.prog.rules.push(checked);
+            }
+            Statement::Query { body, loc } => r.query(body, loc)?,
+            _ => {}
+        }
+    }
+    r.reserve_rule_instances();
+    Ok(r.prog)
+}
+
+struct Resolver {
+    prog: Program,
+}
+
+impl Resolver {
+    fn domains(&mut self, stmts: &[Statement]) -> Result<()> {
+        for s in stmts {
+            if let Statement::Domain { name, size, map, loc } = s {
+                if self.prog.domain_id(name).is_some() {
+                    return Err(Error::at(loc, ErrorKind::Mismatch, format!("domain {name} is declared twice")));
+                }
+                if *size == 0 {
+                    return Err(Error::at(loc, ErrorKind::OutOfDomain, format!("domain {name} has size 0")));
+                }
+                let map_file = map.as_ref().map(|m| self.prog.base_dir.join(m));
+                let names = match &map_file {
+                    Some(p) if p.is_file() => Some(Arc::new(NameMap::read(p).map_err(|e| {
+                        Error::at(loc, ErrorKind::Io, format!("cannot read map file {}: {e}", p.display()))
+                    })?)),
+                    _ => None,
+                };
+                self.prog.domains.push(Domain {
+                    name: name.clone(),
+                    size: *size,
+                    map_file,
+                    names,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn var_order(&mut self, stmts: &[Statement]) -> Result<()> {
+        let names: Vec<String> = self.prog.domains.iter().map(|d| d.name.clone()).collect();
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        for s in stmts {
+            if let Statement::VarOrder { order, loc } = s {
+                let groups = parse_var_order(order, &refs)
+                    .map_err(|e| Error::at(loc, ErrorKind::Unknown, e.to_string()))?;
+                if self.prog.var_order.is_some() {
+                    self.prog.notes.push(format!("{loc}: note: a later .bddvarorder replaces the earlier one"));
+                }
+                self.prog.allocation.clear();
+                for g in &groups {
+                    for inst in g {
+                        let (d, i) = self.split_instance(inst).ok_or_else(|| {
+                            Error::at(loc, ErrorKind::Unknown, format!("'{inst}' is not a domain instance"))
+                        })?;
+                        self.allocate(d, i);
+                    }
+                }
+                self.prog.var_order = Some(groups);
+            }
+        }
+        Ok(())
+    }
+
+    fn allocate(&mut self, d: DomainId, i: u32) {
+        if !self.prog.allocation.contains(&(d, i)) {
+            self.prog.allocation.push((d, i));
+        }
+    }
+
+    fn split_instance(&self, name: &str) -> Option<(DomainId, u32)> {
+        let digits = name.len() - name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+        if digits == 0 {
+            return None;
+        }
+        let (d, n) = name.split_at(name.len() - digits);
+        Some((self.prog.domain_id(d)?, n.parse().ok()?))
+    }
+
+    fn relations(&mut self, stmts: &[Statement]) -> Result<()> {
+        for s in stmts {
+            let Statement::Relation { name, attrs, options, loc } = s else {
+                continue;
+            };
+            if self.prog.relation_id(name).is_some() {
+                return Err(Error::at(loc, ErrorKind::Mismatch, format!("relation {name} is declared twice")));
+            }
+            let mut resolved: Vec<Attribute> = Vec::new();
+            for a in attrs {
+                let (domain, instance) = if let Some(d) = self.prog.domain_id(&a.ty) {
+                    // Any instance: the first allocated one this relation does not use yet.
+                    let used: Vec<u32> = resolved.iter().filter(|x| x.domain == d).map(|x| x.instance).collect();
+                    let allocated: Vec<u32> =
+                        self.prog.allocation.iter().filter(|(dd, _)| *dd == d).map(|(_, i)| *i).collect();
+                    let idx = match allocated.iter().find(|i| !used.contains(i)) {
+                        Some(i) => *i,
+                        None => (0..u32::MAX).find(|i| !used.contains(i) && !allocated.contains(i)).unwrap_or(0),
+                    };
+                    (d, idx)
+                } else if let Some(di) = self.split_instance(&a.ty) {
+                    di
+                } else {
+                    return Err(Error::at(
+                        &a.loc,
+                        ErrorKind::Unknown,
+                        format!(
+                            "unknown domain '{}' (declared domains: {})",
+                            a.ty,
+                            self.prog.domains.iter().map(|d| d.name.as_str()).collect::<Vec<_>>().join(", ")
+                        ),
+                    ));
+                };
+                if resolved.iter().any(|x| x.domain == domain && x.instance == instance) {
+                    return Err(Error::at(
+                        &a.loc,
+                        ErrorKind::Mismatch,
+                        format!(
+                            "relation {name} uses instance {} for two attributes; give each attribute its own instance",
+                            self.prog.instance_name(domain, instance)
+                        ),
+                    ));
+                }
+                self.allocate(domain, instance);
+                resolved.push(Attribute {
+                    name: a.name.clone(),
+                    domain,
+                    instance,
+                });
+            }
+            let mut opts = RelOptions::default();
+            for (o, oloc) in options {
+                match o.as_str() {
+                    "input" => opts.input = true,
+                    "output" => opts.output = true,
+                    "inputtuples" => opts.input_tuples = true,
+                    "outputtuples" => opts.output_tuples = true,
+                    "printtuples" => opts.print_tuples = true,
+                    "printsize" => opts.print_size = true,
+                    other => self
+                        .prog
+                        .notes
+                        .push(format!("{oloc}: note: relation option '{other}' is accepted and ignored")),
+                }
+            }
+            self.prog.relations.push(Relation {
+                name: name.clone(),
+                attrs: resolved,
+                options: opts,
+                loc: Some(loc.clone()),
+            });
+        }
+        Ok(())
+    }
+
+    fn query(&mut self, body: &[LiteralAst], loc: &Loc) -> Result<()> {
+        // The answer relation has one attribute per named variable, in order.
+        let mut names: Vec<String> = Vec::new();
+        let mut push = |t: &TermAst| {
+            if let TermAst::Var(v) = t {
+                if !names.contains(v) {
+                    names.push(v.clone());
+                }
+            }
+        };
+        for lit in body {
+            match lit {
+                LiteralAst::Atom { atom, .. } => atom.args.iter().for_each(|a| push(&a.term)),
+                LiteralAst::Cmp { lhs, rhs, .. } => {
+                    push(&lhs.term);
+                    push(&rhs.term)
+                }
+            }
+        }
+        let rel_name = format!("query@{}:{}", loc.line, loc.col);
+        let head = ast::AtomAst {
+            relation: rel_name.clone(),
+            args: names
+                .iter()
+                .map(|n| ast::ArgAst {
+                    term: TermAst::Var(n.clone()),
+                    loc: loc.clone(),
+                })
+                .collect(),
+            loc: loc.clone(),
+        };
+        // Domains come from checking the body with a provisional head.
+        let domains = self.var_domains(body)?;
+        let mut per_domain: HashMap<DomainId, u32> = HashMap::new();
+        let attrs = names
+            .iter()
+            .map(|n| {
+                let d = *domains.get(n).ok_or_else(|| {
+                    Error::at(loc, ErrorKind::Mismatch, format!("cannot tell the domain of variable {n}"))
+                })?;
+                let k = per_domain.entry(d).or_insert(0);
+                *k += 1;
+                Ok(Attribute {
+                    name: n.clone(),
+                    domain: d,
+                    instance: *k - 1,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        for a in &attrs {
+            self.allocate(a.domain, a.instance);
+        }
+        self.prog.relations.push(Relation {
+            name: rel_name,
+            attrs,
+            options: RelOptions::default(),
+            loc: Some(loc.clone()),
+        });
+        let text = query_text(body);
+        let rule = self.rule(&head, body, loc, text.clone())?;
+        self.prog.rules.push(rule);
+        self.prog.queries.push(Query {
+            rel: self.prog.relations.len() - 1,
+            rule: self.prog.rules.len() - 1,
+            text,
+        });
+        Ok(())
+    }
+
+    fn atom_rel(&self, atom: &ast::AtomAst) -> Result<RelId> {
+        let rel = self.prog.relation_id(&atom.relation).ok_or_else(|| {
+            Error::at(&atom.loc, ErrorKind::Unknown, format!("unknown relation {}", atom.relation))
+        })?;
+        let arity = self.prog.relations[rel].attrs.len();
+        if atom.args.len() != arity {
+            return Err(Error::at(
+                &atom.loc,
+                ErrorKind::Mismatch,
+                format!("{} has {} attributes but {} arguments are given", atom.relation, arity, atom.args.len()),
+            ));
+        }
+        Ok(rel)
+    }
+
+    /// The domain of every variable in a body, checking that uses agree.
+    fn var_domains(&self, body: &[LiteralAst]) -> Result<HashMap<String, DomainId>> {
+        let mut doms: HashMap<String, DomainId> = HashMap::new();
+        for lit in body {
+            if let LiteralAst::Atom { atom, .. } = lit {
+                let rel = self.atom_rel(atom)?;
+                for (arg, attr) in atom.args.iter().zip(&self.prog.relations[rel].attrs) {
+                    if let TermAst::Var(v) = &arg.term {
+                        self.unify(&mut doms, v, attr.domain, &arg.loc)?;
+                    }
+                }
+            }
+        }
+        // Comparisons propagate domains between variables until nothing changes.
+        loop {
+            let mut changed = false;
+            for lit in body {
+                if let LiteralAst::Cmp { lhs, rhs, .. } = lit {
+                    if let (TermAst::Var(a), TermAst::Var(b)) = (&lhs.term, &rhs.term) {
+                        match (doms.get(a).copied(), doms.get(b).copied()) {
+                            (Some(da), None) => {
+                                doms.insert(b.clone(), da);
+                                changed = true;
+                            }
+                            (None, Some(db)) => {
+                                doms.insert(a.clone(), db);
+                                changed = true;
+                            }
+                            (Some(da), Some(db)) if da != db => {
+                                return Err(Error::at(
+                                    &lhs.loc,
+                                    ErrorKind::Mismatch,
+                                    format!(
+                                        "cannot compare {a} (domain {}) with {b} (domain {})",
+                                        self.prog.domains[da].name, self.prog.domains[db].name
+                                    ),
+                                ));
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            if !changed {
+                return Ok(doms);
+            }
+        }
+    }
+
+    fn unify(&self, doms: &mut HashMap<String, DomainId>, v: &str, d: DomainId, loc: &Loc) -> Result<()> {
+        match doms.get(v) {
+            Some(&prev) if prev != d => Err(Error::at(
+                loc,
+                ErrorKind::Mismatch,
+                format!(
+                    "variable {v} is used in domain {} here but in domain {} elsewhere in the rule",
+                    self.prog.domains[d].name, self.prog.domains[prev].name
+                ),
+            )),
+            _ => {
+                doms.insert(v.to_string(), d);
+                Ok(())
+            }
+        }
+    }
+
+    fn constant(&self, t: &TermAst, domain: DomainId, loc: &Loc) -> Result<u64> {
+        let dom = &self.prog.domains[domain];
+        match t {
+            TermAst::Int(n) => {
+                if *n >= dom.size {
+                    return Err(Error::at(
+                        loc,
+                        ErrorKind::OutOfDomain,
+                        format!("{n} is outside domain {} (size {})", dom.name, dom.size),
+                    ));
+                }
+                Ok(*n)
+            }
+            TermAst::Name(s) => {
+                let Some(map) = &dom.names else {
+                    let why = match &dom.map_file {
+                        Some(p) => format!("its map file {} does not exist", p.display()),
+                        None => "it has no map file".to_string(),
+                    };
+                    return Err(Error::at(
+                        loc,
+                        ErrorKind::MissingConstant,
+                        format!("\"{s}\" cannot be resolved in domain {}: {why}", dom.name),
+                    ));
+                };
+                let id = map.id(s).ok_or_else(|| {
+                    Error::at(
+                        loc,
+                        ErrorKind::MissingConstant,
+                        format!("\"{s}\" is not in the map of domain {}", dom.name),
+                    )
+                })?;
+                if id >= dom.size {
+                    return Err(Error::at(
+                        loc,
+                        ErrorKind::OutOfDomain,
+                        format!("\"{s}\" is element {id}, outside domain {} (size {})", dom.name, dom.size),
+                    ));
+                }
+                Ok(id)
+            }
+            _ => unreachable!("only constants reach here"),
+        }
+    }
+
+    fn rule(&mut self, head: &ast::AtomAst, body: &[LiteralAst], loc: &Loc, text: String) -> Result<Rule> {
+        let mut doms = self.var_domains(body)?;
+        let head_rel = self.atom_rel(head)?;
+        let mut var_ids: HashMap<String, VarId> = HashMap::new();
+        let mut vars: Vec<RuleVar> = Vec::new();
+        let mut var_of = |name: &str, d: DomainId| -> VarId {
+            *var_ids.entry(name.to_string()).or_insert_with(|| {
+                vars.push(RuleVar {
+                    name: name.to_string(),
+                    domain: d,
+                });
+                vars.len() - 1
+            })
+        };
+        // Body.
+        let mut lits = Vec::new();
+        let mut bound: HashSet<String> = HashSet::new();
+        for lit in body {
+            match lit {
+                LiteralAst::Atom { atom, negated } => {
+                    let rel = self.atom_rel(atom)?;
+                    let mut args = Vec::new();
+                    for (arg, attr) in atom.args.iter().zip(self.prog.relations[rel].attrs.clone()) {
+                        args.push(match &arg.term {
+                            TermAst::Var(v) => {
+                                if !negated {
+                                    bound.insert(v.clone());
+                                }
+                                Term::Var(var_of(v, attr.domain))
+                            }
+                            TermAst::Wildcard => Term::Any,
+                            c => Term::Const(self.constant(c, attr.domain, &arg.loc)?),
+                        });
+                    }
+                    let a = Atom {
+                        rel,
+                        args,
+                        loc: atom.loc.clone(),
+                    };
+                    lits.push(if *negated { Literal::Neg(a) } else { Literal::Pos(a) });
+                }
+                LiteralAst::Cmp { op, lhs, rhs, loc } => {
+                    let dom = [lhs, rhs].iter().find_map(|t| match &t.term {
+                        TermAst::Var(v) => doms.get(v).copied(),
+                        _ => None,
+                    });
+                    let Some(dom) = dom else {
+                        let any_var = [lhs, rhs].iter().find_map(|t| match &t.term {
+                            TermAst::Var(v) => Some(v.clone()),
+                            _ => None,
+                        });
+                        return Err(Error::at(
+                            loc,
+                            ErrorKind::Mismatch,
+                            match any_var {
+                                Some(v) => format!("cannot tell the domain of variable {v}: it appears in no relation"),
+                                None => "a comparison needs at least one variable".to_string(),
+                            },
+                        ));
+                    };
+                    let mut term = |t: &ast::ArgAst| -> Result<Term> {
+                        Ok(match &t.term {
+                            TermAst::Var(v) => {
+                                bound.insert(v.clone());
+                                Term::Var(var_of(v, dom))
+                            }
+                            TermAst::Wildcard => {
+                                return Err(Error::at(&t.loc, ErrorKind::Syntax, "'_' cannot be compared"))
+                            }
+                            c => Term::Const(self.constant(c, dom, &t.loc)?),
+                        })
+                    };
+                    let (l, r) = (term(lhs)?, term(rhs)?);
+                    lits.push(Literal::Cmp {
+                        op: *op,
+                        lhs: l,
+                        rhs: r,
+                        loc: loc.clone(),
+                    });
+                }
+            }
+        }
+        // Negated atoms must only use bound variables.
+        for lit in body {
+            if let LiteralAst::Atom { atom, negated: true } = lit {
+                for arg in &atom.args {
+                    if let TermAst::Var(v) = &arg.term {
+                        if !bound.contains(v) {
+                            return Err(Error::at(
+                                &arg.loc,
+                                ErrorKind::Unsafe,
+                                format!("unsafe rule: variable {v} appears only in a negated subgoal; bind it in a positive subgoal or use '_'"),
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        // Head.
+        let mut head_args = Vec::new();
+        let head_attrs = self.prog.relations[head_rel].attrs.clone();
+        for (arg, attr) in head.args.iter().zip(&head_attrs) {
+            head_args.push(match &arg.term {
+                TermAst::Var(v) => {
+                    if !bound.contains(v) {
+                        return Err(Error::at(
+                            &arg.loc,
+                            ErrorKind::Unsafe,
+                            format!("unsafe rule: head variable {v} does not appear in a positive subgoal of the body"),
+                        ));
+                    }
+                    self.unify(&mut doms, v, attr.domain, &arg.loc)?;
+                    Term::Var(var_of(v, attr.domain))
+                }
+                TermAst::Wildcard => Term::Any,
+                c => Term::Const(self.constant(c, attr.domain, &arg.loc)?),
+            });
+        }
+        Ok(Rule {
+            head: Atom {
+                rel: head_rel,
+                args: head_args,
+                loc: head.loc.clone(),
+            },
+            body: lits,
+            vars,
+            loc: loc.clone(),
+            text,
+        })
+    }
+
+    /// A rule with k variables of a domain needs k instances of it; allocate
+    /// the missing ones (they go after the declared variable order).
+    fn reserve_rule_instances(&mut self) {
+        for ri in 0..self.prog.rules.len() {
+            let mut need: HashMap<DomainId, u32> = HashMap::new();
+            for v in &self.prog.rules[ri].vars {
+                *need.entry(v.domain).or_insert(0) += 1;
+            }
+            for (d, k) in need {
+                let mut have = self.prog.allocation.iter().filter(|(dd, _)| *dd == d).count() as u32;
+                let mut next = 0;
+                while have < k {
+                    if !self.prog.allocation.contains(&(d, next)) {
+                        self.allocate(d, next);
+                        have += 1;
+                    }
+                    next += 1;
+                }
+            }
+        }
+    }
+}
+
+fn term_text(t: &TermAst) -> String {
+    match t {
+        TermAst::Var(v) => v.clone(),
+        TermAst::Wildcard => "_".into(),
+        TermAst::Int(n) => n.to_string(),
+        TermAst::Name(s) => format!("\"{s}\""),
+    }
+}
+
+fn atom_text(a: &ast::AtomAst) -> String {
+    let args: Vec<String> = a.args.iter().map(|x| term_text(&x.term)).collect();
+    format!("{}({})", a.relation, args.join(", "))
+}
+
+fn query_text(body: &[LiteralAst]) -> String {
+    let parts: Vec<String> = body
+        .iter()
+        .map(|l| match l {
+            LiteralAst::Atom { atom, negated } => format!("{}{}", if *negated { "!" } else { "" }, atom_text(atom)),
+            LiteralAst::Cmp { op, lhs, rhs, .. } => {
+                format!("{} {} {}", term_text(&lhs.term), CmpOp::symbol(*op), term_text(&rhs.term))
+            }
+        })
+        .collect();
+    parts.join(", ")
+}
+
+fn rule_text(r: &ast::RuleAst) -> String {
+    if r.body.is_empty() {
+        format!("{}.", atom_text(&r.head))
+    } else {
+        format!("{} :- {}.", atom_text(&r.head), query_text(&r.body))
+    }
+}

@@ -1,0 +1,389 @@
+//! Semi-naive evaluation of a checked program over BDD relations.
+//!
+//! Strata run in dependency order. A non-recursive stratum evaluates each
+//! rule once. A recursive stratum keeps three versions of each of its
+//! relations: `full` (all known), `delta` (new in the last iteration) and
+//! `old` (`full` before the last iteration). Each iteration runs, for each
+//! recursive rule, one variant per recursive subgoal: that subgoal reads
+//! `delta`, the recursive subgoals before it read `old` and those after it
+//! read `full`, so every derivation is computed once, from its newest tuple.
+//! New tuples collect in a small per-relation accumulator; only once per
+//! iteration is it diffed against and merged into the full relation, since
+//! in biodivine each `or`/`and_not` costs the size of both operands.
+//!
+//! Variants and subgoal preparation run in parallel (rayon).
+
+use super::error::{Error, ErrorKind, Result};
+use super::planner::{plan_rule, RulePlan, Source, Step};
+use super::program::{Program, RelId};
+use super::stratify::{stratify, Stratum};
+use crate::bdd::decode::{count, node_count};
+use crate::bdd::layout::{DomainSpec, Layout, LayoutBuilder};
+use crate::bdd::node_builder::{mk_false, mk_true};
+use crate::bdd::relprod::{exists, relprod};
+use crate::bdd::rename::rename;
+use biodivine_lib_bdd::{Bdd, BddVariable};
+use num_bigint::BigUint;
+use rayon::prelude::*;
+use std::collections::{HashMap, HashSet};
+use std::time::{Duration, Instant};
+
+/// Work counters for one rule.
+#[derive(Clone, Debug, Default)]
+pub struct RuleStats {
+    /// Variant evaluations.
+    pub evaluations: u64,
+    /// Time spent in them (summed over threads).
+    pub time: Duration,
+    /// The largest result, in BDD nodes.
+    pub max_nodes: usize,
+}
+
+/// Counters for a whole run.
+#[derive(Clone, Debug, Default)]
+pub struct SolveStats {
+    /// Per rule, indexed like [`Program::rules`].
+    pub rules: Vec<RuleStats>,
+    /// Iterations per stratum, in evaluation order.
+    pub iterations: Vec<u64>,
+    /// Wall time of the solve.
+    pub time: Duration,
+}
+
+/// A program with its relations as BDDs.
+pub struct Solver {
+    /// The program.
+    pub prog: Program,
+    /// The BDD variable layout.
+    pub layout: Layout,
+    /// Each relation's current contents.
+    pub rels: Vec<Bdd>,
+    strata: Vec<Stratum>,
+    /// Work counters of the last solve.
+    pub stats: SolveStats,
+}
+
+impl Solver {
+    /// Lays out the program's domains and stratifies it. Relations start empty.
+    pub fn new(prog: Program) -> Result<Solver> {
+        let specs: Vec<DomainSpec> = prog
+            .domains
+            .iter()
+            .map(|d| DomainSpec {
+                name: d.name.clone(),
+                size: d.size,
+            })
+            .collect();
+        let mut lb = LayoutBuilder::new(specs);
+        for &(d, i) in &prog.allocation {
+            lb.use_instance(d, i);
+        }
+        let layout = lb
+            .build(prog.var_order.as_deref())
+            .map_err(|e| Error::new(ErrorKind::Unsupported, e.to_string()))?;
+        let strata = stratify(&prog)?;
+        let nv = layout.num_vars();
+        let rels = vec![mk_false(nv); prog.relations.len()];
+        let stats = SolveStats {
+            rules: vec![RuleStats::default(); prog.rules.len()],
+            ..SolveStats::default()
+        };
+        Ok(Solver {
+            prog,
+            layout,
+            rels,
+            strata,
+            stats,
+        })
+    }
+
+    /// The variable blocks of a relation's attributes, in attribute order.
+    pub fn blocks(&self, rel: RelId) -> Vec<&[BddVariable]> {
+        self.prog.relations[rel]
+            .attrs
+            .iter()
+            .map(|a| {
+                let id = self.layout.find_instance(a.domain, a.instance).expect("allocated");
+                self.layout.instance(id).vars.as_slice()
+            })
+            .collect()
+    }
+
+    /// All BDD variables of a relation.
+    pub fn rel_vars(&self, rel: RelId) -> Vec<BddVariable> {
+        self.blocks(rel).concat()
+    }
+
+    /// The exact number of tuples in a relation.
+    pub fn count(&self, rel: RelId) -> BigUint {
+        count(&self.rels[rel], &self.rel_vars(rel))
+    }
+
+    /// The strata, in evaluation order.
+    pub fn strata(&self) -> &[Stratum] {
+        &self.strata
+    }
+
+    /// Evaluates every stratum to its fixpoint.
+    pub fn solve(&mut self) -> Result<()> {
+        let start = Instant::now();
+        self.stats.iterations.clear();
+        for si in 0..self.strata.len() {
+            let stratum = self.strata[si].clone();
+            let iters = self.solve_stratum(&stratum)?;
+            self.stats.iterations.push(iters);
+        }
+        self.stats.time = start.elapsed();
+        Ok(())
+    }
+
+    fn solve_stratum(&mut self, stratum: &Stratum) -> Result<u64> {
+        let dynamic: HashSet<RelId> = stratum.relations.iter().copied().collect();
+        let plans: Vec<RulePlan> = stratum
+            .rules
+            .iter()
+            .map(|&ri| plan_rule(&self.prog, &self.layout, ri, &dynamic))
+            .filter(|p| p.satisfiable)
+            .collect();
+        // Static factors and negations are prepared once for the stratum.
+        let statics: Vec<Prepared> = plans.par_iter().map(|p| self.prepare_static(p)).collect::<Result<_>>()?;
+
+        // Rules with no recursive subgoal run once.
+        let exits: Vec<usize> = (0..plans.len()).filter(|&i| !plans[i].is_recursive()).collect();
+        let results: Vec<(usize, Bdd, Duration)> = exits
+            .par_iter()
+            .map(|&i| {
+                let t = Instant::now();
+                let r = self.run_variant(&plans[i], 0, &statics[i], &HashMap::new())?;
+                Ok((i, r, t.elapsed()))
+            })
+            .collect::<Result<_>>()?;
+        let mut fresh: HashMap<RelId, Bdd> = HashMap::new();
+        for (i, r, dt) in results {
+            self.record(&plans[i], &r, dt);
+            accumulate(&mut fresh, plans[i].head_rel, r);
+        }
+        if !stratum.recursive {
+            for (rel, r) in fresh {
+                self.rels[rel] = self.rels[rel].or(&r);
+            }
+            return Ok(1);
+        }
+
+        // Semi-naive iteration.
+        let nv = self.layout.num_vars();
+        let mut old: HashMap<RelId, Bdd> = HashMap::new();
+        let mut delta: HashMap<RelId, Bdd> = HashMap::new();
+        for &rel in &stratum.relations {
+            if let Some(r) = fresh.remove(&rel) {
+                self.rels[rel] = self.rels[rel].or(&r);
+            }
+            old.insert(rel, mk_false(nv));
+            delta.insert(rel, self.rels[rel].clone());
+        }
+        let recursive: Vec<usize> = (0..plans.len()).filter(|&i| plans[i].is_recursive()).collect();
+        let mut iterations = 0;
+        while delta.values().any(|d| !d.is_false()) {
+            iterations += 1;
+            // Which (rule, variant) pairs can produce anything.
+            let mut jobs: Vec<(usize, usize)> = Vec::new();
+            for &pi in &recursive {
+                let p = &plans[pi];
+                for (vi, v) in p.variants.iter().enumerate() {
+                    let live = v.steps.iter().all(|s| match s {
+                        Step::Join { factor, source, .. } if p.atoms[p.factors[*factor].atom].dynamic => {
+                            let rel = p.atoms[p.factors[*factor].atom].rel;
+                            match source {
+                                Source::Delta => !delta[&rel].is_false(),
+                                Source::Old => !old[&rel].is_false(),
+                                Source::Full => !self.rels[rel].is_false(),
+                            }
+                        }
+                        _ => true,
+                    });
+                    if live {
+                        jobs.push((pi, vi));
+                    }
+                }
+            }
+            // Prepare every dynamic subgoal version the jobs read, once.
+            let mut needed: Vec<(usize, usize, Source)> = Vec::new();
+            for &(pi, vi) in &jobs {
+                let p = &plans[pi];
+                for s in &p.variants[vi].steps {
+                    if let Step::Join { factor, source, .. } = s {
+                        let atom = p.factors[*factor].atom;
+                        if p.atoms[atom].dynamic && !needed.contains(&(pi, atom, *source)) {
+                            needed.push((pi, atom, *source));
+                        }
+                    }
+                }
+            }
+            let prepared: Vec<((usize, usize, Source), Bdd)> = needed
+                .par_iter()
+                .map(|&(pi, atom, source)| {
+                    let rel = plans[pi].atoms[atom].rel;
+                    let bdd = match source {
+                        Source::Full => &self.rels[rel],
+                        Source::Old => &old[&rel],
+                        Source::Delta => &delta[&rel],
+                    };
+                    Ok(((pi, atom, source), self.prepare_atom(&plans[pi].atoms[atom], bdd)?))
+                })
+                .collect::<Result<_>>()?;
+            let prepared: HashMap<(usize, usize, Source), Bdd> = prepared.into_iter().collect();
+            let results: Vec<(usize, Bdd, Duration)> = jobs
+                .par_iter()
+                .map(|&(pi, vi)| {
+                    let t = Instant::now();
+                    let dyns: HashMap<(usize, Source), &Bdd> = prepared
+                        .iter()
+                        .filter(|((p, _, _), _)| *p == pi)
+                        .map(|((_, a, s), b)| ((*a, *s), b))
+                        .collect();
+                    let r = self.run_variant(&plans[pi], vi, &statics[pi], &dyns)?;
+                    Ok((pi, r, t.elapsed()))
+                })
+                .collect::<Result<_>>()?;
+            let mut acc: HashMap<RelId, Bdd> = HashMap::new();
+            for (pi, r, dt) in results {
+                self.record(&plans[pi], &r, dt);
+                accumulate(&mut acc, plans[pi].head_rel, r);
+            }
+            // Merge: new = acc − full; old = full; full = full ∪ new.
+            let merged: Vec<(RelId, Bdd, Bdd)> = stratum
+                .relations
+                .par_iter()
+                .map(|&rel| {
+                    let full = &self.rels[rel];
+                    match acc.get(&rel) {
+                        Some(a) => {
+                            let new = a.and_not(full);
+                            let next = if new.is_false() { full.clone() } else { full.or(&new) };
+                            (rel, new, next)
+                        }
+                        None => (rel, mk_false(nv), full.clone()),
+                    }
+                })
+                .collect();
+            for (rel, new, next) in merged {
+                let prev = std::mem::replace(&mut self.rels[rel], next);
+                old.insert(rel, prev);
+                delta.insert(rel, new);
+            }
+        }
+        Ok(iterations)
+    }
+
+    fn record(&mut self, plan: &RulePlan, result: &Bdd, dt: Duration) {
+        let s = &mut self.stats.rules[plan.rule];
+        s.evaluations += 1;
+        s.time += dt;
+        s.max_nodes = s.max_nodes.max(node_count(result));
+    }
+
+    /// A relation version turned into a subgoal over variable homes.
+    fn prepare_atom(&self, a: &super::planner::AtomPlan, bdd: &Bdd) -> Result<Bdd> {
+        let mut b = if a.restrict.is_empty() {
+            bdd.clone()
+        } else {
+            bdd.restrict(&a.restrict)
+        };
+        b = match &a.equal {
+            Some(eq) => relprod(&b, eq, &a.quantify),
+            None => exists(&b, &a.quantify),
+        };
+        rename(&b, &a.rename).map_err(|e| Error::new(ErrorKind::Unsupported, format!("internal rename error: {e}")))
+    }
+
+    fn prepare_static(&self, p: &RulePlan) -> Result<Prepared> {
+        let nv = self.layout.num_vars();
+        let mut negs = Vec::new();
+        for n in &p.negs {
+            negs.push(self.prepare_atom(n, &self.rels[n.rel])?);
+        }
+        let mut factors = Vec::new();
+        for f in &p.factors {
+            let a = &p.atoms[f.atom];
+            if a.dynamic {
+                factors.push(None);
+                continue;
+            }
+            let mut b = self.prepare_atom(a, &self.rels[a.rel])?;
+            if let Some(r) = &f.extra_range {
+                b = b.and(r);
+            }
+            for &c in &f.cmps {
+                b = b.and(&p.cmps[c].bdd);
+            }
+            for &n in &f.negs {
+                b = b.and_not(&negs[n]);
+            }
+            factors.push(Some(b));
+        }
+        let _ = nv;
+        Ok(Prepared { factors, negs })
+    }
+
+    /// Runs one variant and maps its result into the head relation.
+    fn run_variant(
+        &self,
+        p: &RulePlan,
+        vi: usize,
+        statics: &Prepared,
+        dynamics: &HashMap<(usize, Source), &Bdd>,
+    ) -> Result<Bdd> {
+        let nv = self.layout.num_vars();
+        let mut result = mk_true(nv);
+        for step in &p.variants[vi].steps {
+            result = match step {
+                Step::Join { factor, source, quantify } => {
+                    let f = &p.factors[*factor];
+                    let operand: &Bdd = match &statics.factors[*factor] {
+                        Some(b) => b,
+                        None => dynamics.get(&(f.atom, *source)).copied().ok_or_else(|| {
+                            Error::new(ErrorKind::Unsupported, "internal error: missing prepared subgoal")
+                        })?,
+                    };
+                    if result.is_true() {
+                        exists(operand, quantify)
+                    } else {
+                        relprod(&result, operand, quantify)
+                    }
+                }
+                Step::AndNot(n) => result.and_not(&statics.negs[*n]),
+                Step::And(c) => result.and(&p.cmps[*c].bdd),
+                Step::Exists(q) => exists(&result, q),
+            };
+            if result.is_false() {
+                return Ok(result);
+            }
+        }
+        let mut out = rename(&result, &p.head.rename)
+            .map_err(|e| Error::new(ErrorKind::Unsupported, format!("internal rename error: {e}")))?;
+        if let Some(extra) = &p.head.extra {
+            out = out.and(extra);
+        }
+        Ok(out)
+    }
+}
+
+/// Subgoals of one rule prepared once per stratum.
+struct Prepared {
+    /// Per factor: its BDD if static (dynamic ones are prepared per iteration).
+    factors: Vec<Option<Bdd>>,
+    /// Negated subgoals.
+    negs: Vec<Bdd>,
+}
+
+fn accumulate(acc: &mut HashMap<RelId, Bdd>, rel: RelId, r: Bdd) {
+    if r.is_false() {
+        return;
+    }
+    match acc.get_mut(&rel) {
+        Some(a) => *a = a.or(&r),
+        None => {
+            acc.insert(rel, r);
+        }
+    }
+}

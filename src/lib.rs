@@ -1,0 +1,13 @@
+//! refract: a BDD-backed relational program database for Java.
+//!
+//! Data flows through the modules in this order:
+//!
+//! - [`bdd`]: relations as binary decision diagrams over domain instances;
+//! - [`datalog`]: bddbddb's Datalog language, parsed, checked, stratified
+//!   and evaluated semi-naively over BDD relations;
+//! - [`io`]: the file formats relations are read from and written to
+//!   (`.bdd`, `.tuples`, map files, Soufflé-style TSV).
+
+pub mod bdd;
+pub mod datalog;
+pub mod io;
