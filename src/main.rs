@@ -57,11 +57,21 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Run { program, facts, output, stats } => run_program(program, facts, output, stats),
+        Command::Run {
+            program,
+            facts,
+            output,
+            stats,
+        } => run_program(program, facts, output, stats),
     }
 }
 
-fn run_program(program: PathBuf, facts: Option<PathBuf>, output: Option<PathBuf>, stats: bool) -> Result<()> {
+fn run_program(
+    program: PathBuf,
+    facts: Option<PathBuf>,
+    output: Option<PathBuf>,
+    stats: bool,
+) -> Result<()> {
     let parsed = parse_file(&program)?;
     for note in &parsed.notes {
         eprintln!("{note}");
@@ -91,16 +101,32 @@ fn run_program(program: PathBuf, facts: Option<PathBuf>, output: Option<PathBuf>
 
 fn print_stats(solver: &Solver, load_time: std::time::Duration) {
     eprintln!("variable order: {}", solver.layout.describe_order());
-    eprintln!("load: {:.3}s  solve: {:.3}s", load_time.as_secs_f64(), solver.stats.time.as_secs_f64());
+    eprintln!(
+        "load: {:.3}s  solve: {:.3}s",
+        load_time.as_secs_f64(),
+        solver.stats.time.as_secs_f64()
+    );
     eprintln!("{:>9} {:>6} {:>9}  rule", "time(s)", "evals", "max nodes");
     let mut order: Vec<usize> = (0..solver.prog.rules.len()).collect();
-    order.sort_by(|a, b| solver.stats.rules[*b].time.cmp(&solver.stats.rules[*a].time));
+    order.sort_by(|a, b| {
+        solver.stats.rules[*b]
+            .time
+            .cmp(&solver.stats.rules[*a].time)
+    });
     for i in order {
         let s = &solver.stats.rules[i];
         if s.evaluations == 0 {
             continue;
         }
         let r = &solver.prog.rules[i];
-        eprintln!("{:>9.3} {:>6} {:>9}  {}:{} {}", s.time.as_secs_f64(), s.evaluations, s.max_nodes, r.loc.file.display(), r.loc.line, r.text);
+        eprintln!(
+            "{:>9.3} {:>6} {:>9}  {}:{} {}",
+            s.time.as_secs_f64(),
+            s.evaluations,
+            s.max_nodes,
+            r.loc.file.display(),
+            r.loc.line,
+            r.text
+        );
     }
 }

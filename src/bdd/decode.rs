@@ -141,7 +141,10 @@ mod tests {
     fn counts_only_relation_variables() {
         let vars = BddVariableSet::new_anonymous(6);
         let f = vars.eval_expression_string("x_1 | x_3");
-        let rel: Vec<BddVariable> = [1, 3, 4].iter().map(|i| BddVariable::from_index(*i)).collect();
+        let rel: Vec<BddVariable> = [1, 3, 4]
+            .iter()
+            .map(|i| BddVariable::from_index(*i))
+            .collect();
         // Over {1,3,4}: (x1|x3) has 3 of 4 assignments of (x1,x3), times 2 for x4.
         assert_eq!(count(&f, &rel), BigUint::from(6u32));
         let t = vars.mk_true();

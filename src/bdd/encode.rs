@@ -15,7 +15,7 @@ pub fn value_bdd(num_vars: u16, block: &[BddVariable], value: u64) -> Bdd {
         .enumerate()
         .map(|(i, v)| (v.to_index() as u16, i < 64 && (value >> i) & 1 == 1))
         .collect();
-    bits.sort_unstable_by(|a, b| b.0.cmp(&a.0)); // deepest first
+    bits.sort_unstable_by_key(|b| std::cmp::Reverse(b.0)); // deepest first
     let mut node = BddPointer::one();
     for (var, bit) in bits {
         node = if bit {
@@ -42,7 +42,7 @@ pub fn less_than_bdd(num_vars: u16, block: &[BddVariable], bound: u64) -> Bdd {
         .enumerate()
         .map(|(i, v)| (v.to_index() as u16, i))
         .collect();
-    order.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+    order.sort_unstable_by_key(|o| std::cmp::Reverse(o.0));
     // For a generic order we track two nodes: lt (strictly less on the bits
     // seen so far, compared most-significant-first) and eq.
     // Bits are processed deepest first, so the significance of the bits seen
@@ -97,7 +97,8 @@ pub fn equal_bdd(num_vars: u16, a: &[BddVariable], b: &[BddVariable]) -> Bdd {
     let set = BddVariableSet::new_anonymous(num_vars);
     // Build from the deepest bit pair up so intermediate results stay small
     // for interleaved blocks.
-    let mut pairs: Vec<(BddVariable, BddVariable)> = a.iter().copied().zip(b.iter().copied()).collect();
+    let mut pairs: Vec<(BddVariable, BddVariable)> =
+        a.iter().copied().zip(b.iter().copied()).collect();
     pairs.sort_unstable_by_key(|(x, y)| std::cmp::Reverse((*x).min(*y)));
     let mut eq = mk_true(num_vars);
     for (x, y) in pairs {
@@ -212,6 +213,9 @@ mod tests {
         let b = block(&[1, 3]);
         let tuples = vec![vec![3, 1], vec![0, 0], vec![7, 3], vec![3, 1]];
         let r = relation_from_tuples(5, &[&a, &b], &tuples);
-        assert_eq!(sorted_tuples(&r, &[&a, &b]), vec![vec![0, 0], vec![3, 1], vec![7, 3]]);
+        assert_eq!(
+            sorted_tuples(&r, &[&a, &b]),
+            vec![vec![0, 0], vec![3, 1], vec![7, 3]]
+        );
     }
 }

@@ -163,7 +163,8 @@ impl LayoutBuilder {
     /// Assigns BDD variables. Instances named in `order` come first, in its
     /// order; the others follow, each domain's instances interleaved.
     pub fn build(mut self, order: Option<&[OrderGroup]>) -> Result<Layout, LayoutError> {
-        let name_of = |d: &[DomainSpec], (dom, idx): (DomainId, u32)| format!("{}{}", d[dom].name, idx);
+        let name_of =
+            |d: &[DomainSpec], (dom, idx): (DomainId, u32)| format!("{}{}", d[dom].name, idx);
         let mut groups: Vec<Vec<(DomainId, u32)>> = Vec::new();
         let mut placed: Vec<(DomainId, u32)> = Vec::new();
         if let Some(order) = order {
@@ -207,7 +208,11 @@ impl LayoutBuilder {
         let mut vars_of: HashMap<(DomainId, u32), Vec<BddVariable>> = HashMap::new();
         let mut next = 0usize;
         for group in &groups {
-            let max_bits = group.iter().map(|(d, _)| self.domains[*d].bits()).max().unwrap_or(0);
+            let max_bits = group
+                .iter()
+                .map(|(d, _)| self.domains[*d].bits())
+                .max()
+                .unwrap_or(0);
             for inst in group {
                 let bits = self.domains[inst.0].bits() as usize;
                 vars_of.insert(*inst, vec![BddVariable::from_index(0); bits]);
@@ -228,7 +233,9 @@ impl LayoutBuilder {
         let mut owner = vec![(0, 0); next];
         for &(dom, idx) in &self.allocated {
             let name = name_of(&self.domains, (dom, idx));
-            let vars = vars_of.remove(&(dom, idx)).expect("every allocated instance is placed");
+            let vars = vars_of
+                .remove(&(dom, idx))
+                .expect("every allocated instance is placed");
             for (bit, v) in vars.iter().enumerate() {
                 owner[v.to_index()] = (instances.len(), bit as u32);
             }
@@ -353,8 +360,14 @@ mod tests {
 
     fn doms() -> Vec<DomainSpec> {
         vec![
-            DomainSpec { name: "V".into(), size: 8 },
-            DomainSpec { name: "FD".into(), size: 4 },
+            DomainSpec {
+                name: "V".into(),
+                size: 8,
+            },
+            DomainSpec {
+                name: "FD".into(),
+                size: 4,
+            },
         ]
     }
 
@@ -387,7 +400,10 @@ mod tests {
     #[test]
     fn order_names_may_contain_x() {
         let g = parse_var_order("IDX0xIDX1_V0", &["IDX", "V"]).unwrap();
-        assert_eq!(g, vec![vec!["IDX0".to_string(), "IDX1".into()], vec!["V0".into()]]);
+        assert_eq!(
+            g,
+            vec![vec!["IDX0".to_string(), "IDX1".into()], vec!["V0".into()]]
+        );
         assert!(parse_var_order("Q0", &["V"]).is_err());
     }
 }

@@ -195,7 +195,8 @@ pub fn mk_false(num_vars: u16) -> Bdd {
 
 /// The constant `true` over `num_vars` variables.
 pub fn mk_true(num_vars: u16) -> Bdd {
-    Bdd::from_nodes(&[BddNode::mk_zero(num_vars), BddNode::mk_one(num_vars)]).expect("valid constant")
+    Bdd::from_nodes(&[BddNode::mk_zero(num_vars), BddNode::mk_one(num_vars)])
+        .expect("valid constant")
 }
 
 #[cfg(test)]

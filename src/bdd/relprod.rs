@@ -104,7 +104,10 @@ mod tests {
         let a = vars.eval_expression_string("x_0 & x_1");
         let b = vars.eval_expression_string("x_1 <=> x_2");
         let q = VarSet::of(3, [BddVariable::from_index(1)]);
-        assert_eq!(relprod(&a, &b, &q), vars.eval_expression_string("x_0 & x_2"));
+        assert_eq!(
+            relprod(&a, &b, &q),
+            vars.eval_expression_string("x_0 & x_2")
+        );
         assert_eq!(exists(&a, &q), vars.eval_expression_string("x_0"));
     }
 }

@@ -29,7 +29,7 @@ impl fmt::Display for Loc {
 }
 
 /// What went wrong.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorKind {
     /// The text does not follow the grammar.
     Syntax,

@@ -146,7 +146,11 @@ pub fn tokenize_line(file: &Arc<PathBuf>, line_no: u32, text: &str) -> Result<Ve
                     (Tok::Ident(chars[i..k].iter().collect()), k - i)
                 } else {
                     let n = digits.parse::<u64>().map_err(|_| {
-                        Error::at(&loc, ErrorKind::Syntax, format!("number {digits} is too large"))
+                        Error::at(
+                            &loc,
+                            ErrorKind::Syntax,
+                            format!("number {digits} is too large"),
+                        )
                     })?;
                     (Tok::Int(n), j - i)
                 }

@@ -124,16 +124,29 @@ impl Parser {
     }
 
     fn directive(&mut self, toks: &[Token], dir: &Path) -> Result<()> {
-        let Some(Token { tok: Tok::Ident(name), loc }) = toks.get(1) else {
-            return Err(Error::at(&toks[0].loc, ErrorKind::Syntax, "expected a directive name after '.'"));
+        let Some(Token {
+            tok: Tok::Ident(name),
+            loc,
+        }) = toks.get(1)
+        else {
+            return Err(Error::at(
+                &toks[0].loc,
+                ErrorKind::Syntax,
+                "expected a directive name after '.'",
+            ));
         };
         let arg = toks.get(2).map(|t| match &t.tok {
             Tok::Str(s) => s.clone(),
             _ => join_tokens(&toks[2..]),
         });
         let arg_str = || {
-            arg.clone()
-                .ok_or_else(|| Error::at(loc, ErrorKind::Syntax, format!(".{name} expects an argument")))
+            arg.clone().ok_or_else(|| {
+                Error::at(
+                    loc,
+                    ErrorKind::Syntax,
+                    format!(".{name} expects an argument"),
+                )
+            })
         };
         match name.as_str() {
             "include" => {
@@ -154,17 +167,17 @@ impl Parser {
                 Ok(())
             }
             "bddnodes" | "bddcache" | "bddminfree" | "bddmaxincrease" | "findbestorder"
-            | "incremental" | "split_all_rules" | "report_stats" | "noisy" | "trace"
-            | "strict" | "singleignore" | "dot" | "bddvarbits" | "bddmaxnodes" | "gc" => {
+            | "incremental" | "split_all_rules" | "report_stats" | "noisy" | "trace" | "strict"
+            | "singleignore" | "dot" | "bddvarbits" | "bddmaxnodes" | "gc" => {
                 self.out.notes.push(format!(
                     "{loc}: note: .{name} does not apply to refract's BDD engine and is ignored"
                 ));
                 Ok(())
             }
             other => {
-                self.out
-                    .notes
-                    .push(format!("{loc}: note: unknown directive .{other} is ignored"));
+                self.out.notes.push(format!(
+                    "{loc}: note: unknown directive .{other} is ignored"
+                ));
                 Ok(())
             }
         }
@@ -182,16 +195,28 @@ impl Parser {
                 ErrorKind::Io,
                 format!(
                     "cannot find included file \"{file}\" (looked in {})",
-                    candidates.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+                    candidates
+                        .iter()
+                        .map(|p| p.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             ));
         };
         let canonical = path.canonicalize().unwrap_or_else(|_| path.clone());
         if self.include_stack.contains(&canonical) {
-            return Err(Error::at(loc, ErrorKind::Syntax, format!("\"{file}\" includes itself")));
+            return Err(Error::at(
+                loc,
+                ErrorKind::Syntax,
+                format!("\"{file}\" includes itself"),
+            ));
         }
         let text = std::fs::read_to_string(&path).map_err(|e| {
-            Error::at(loc, ErrorKind::Io, format!("cannot read {}: {e}", path.display()))
+            Error::at(
+                loc,
+                ErrorKind::Io,
+                format!("cannot read {}: {e}", path.display()),
+            )
         })?;
         self.include_stack.push(canonical);
         let inc_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -270,7 +295,11 @@ impl<'a> Cursor<'a> {
             Some(t) => t.describe(),
             None => "end of statement".to_string(),
         };
-        Err(Error::at(&self.loc(), ErrorKind::Syntax, format!("expected {what}, found {found}")))
+        Err(Error::at(
+            &self.loc(),
+            ErrorKind::Syntax,
+            format!("expected {what}, found {found}"),
+        ))
     }
 
     fn expect(&mut self, tok: Tok, what: &str) -> Result<()> {
@@ -402,7 +431,11 @@ impl<'a> Cursor<'a> {
             Some(Tok::Int(n)) => TermAst::Int(*n),
             Some(Tok::Str(s)) => TermAst::Name(s.clone()),
             Some(Tok::Minus) => {
-                return Err(Error::at(&loc, ErrorKind::OutOfDomain, "negative numbers are outside every domain"))
+                return Err(Error::at(
+                    &loc,
+                    ErrorKind::OutOfDomain,
+                    "negative numbers are outside every domain",
+                ))
             }
             _ => return self.error("a variable, '_', a number or a quoted name"),
         };
@@ -520,7 +553,9 @@ mod tests {
         )
         .unwrap();
         assert_eq!(s.len(), 6);
-        assert!(matches!(&s[0], Statement::Domain { name, size: 16, map: Some(m), .. } if name == "V" && m == "v.map"));
+        assert!(
+            matches!(&s[0], Statement::Domain { name, size: 16, map: Some(m), .. } if name == "V" && m == "v.map")
+        );
         match &s[1] {
             Statement::Relation { attrs, options, .. } => {
                 assert_eq!(attrs[1].ty, "H");

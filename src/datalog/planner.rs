@@ -159,7 +159,8 @@ pub fn plan_rule(prog: &Program, layout: &Layout, ri: usize, dynamic: &HashSet<R
     let (norm, satisfiable) = normalize(rule);
     let nv = layout.num_vars();
     let homes = choose_homes(prog, layout, &norm, dynamic);
-    let home_vars = |v: VarId| -> &[BddVariable] { &layout.instance(homes[v].expect("used variable")).vars };
+    let home_vars =
+        |v: VarId| -> &[BddVariable] { &layout.instance(homes[v].expect("used variable")).vars };
 
     // Occurrence counts decide which variables are single-use wildcards.
     let mut uses = vec![0usize; norm.vars.len()];
@@ -215,10 +216,22 @@ pub fn plan_rule(prog: &Program, layout: &Layout, ri: usize, dynamic: &HashSet<R
         .collect();
     let mut free_negs: Vec<usize> = (0..negs.len()).collect();
     let mut free_cmps: Vec<usize> = (0..cmps.len()).collect();
-    group_filters(&atoms, &negs, &cmps, &mut factors, &mut free_negs, &mut free_cmps);
+    group_filters(
+        &atoms,
+        &negs,
+        &cmps,
+        &mut factors,
+        &mut free_negs,
+        &mut free_cmps,
+    );
     for f in &mut factors {
         let base: HashSet<VarId> = atoms[f.atom].vars.iter().copied().collect();
-        let extra: Vec<VarId> = f.vars.iter().copied().filter(|v| !base.contains(v)).collect();
+        let extra: Vec<VarId> = f
+            .vars
+            .iter()
+            .copied()
+            .filter(|v| !base.contains(v))
+            .collect();
         if !extra.is_empty() {
             let mut r = mk_true(nv);
             for v in extra {
@@ -229,16 +242,41 @@ pub fn plan_rule(prog: &Program, layout: &Layout, ri: usize, dynamic: &HashSet<R
         }
     }
 
-    let head_vars: HashSet<VarId> = norm.head.args.iter().filter_map(|t| var_of(t)).collect();
-    let dynamic_factors: Vec<usize> = (0..factors.len()).filter(|&f| atoms[factors[f].atom].dynamic).collect();
-    let home_bits = |vs: &[VarId]| VarSet::of(nv, vs.iter().flat_map(|&v| home_vars(v).iter().copied()));
+    let head_vars: HashSet<VarId> = norm.head.args.iter().filter_map(var_of).collect();
+    let dynamic_factors: Vec<usize> = (0..factors.len())
+        .filter(|&f| atoms[factors[f].atom].dynamic)
+        .collect();
+    let home_bits =
+        |vs: &[VarId]| VarSet::of(nv, vs.iter().flat_map(|&v| home_vars(v).iter().copied()));
     let variants = if dynamic_factors.is_empty() {
-        vec![plan_variant(&factors, &negs, &cmps, &free_negs, &free_cmps, &head_vars, None, &[], &home_bits)]
+        vec![plan_variant(
+            &factors,
+            &negs,
+            &cmps,
+            &free_negs,
+            &free_cmps,
+            &head_vars,
+            None,
+            &[],
+            &home_bits,
+        )]
     } else {
         dynamic_factors
             .iter()
             .enumerate()
-            .map(|(k, &d)| plan_variant(&factors, &negs, &cmps, &free_negs, &free_cmps, &head_vars, Some(d), &dynamic_factors[..k], &home_bits))
+            .map(|(k, &d)| {
+                plan_variant(
+                    &factors,
+                    &negs,
+                    &cmps,
+                    &free_negs,
+                    &free_cmps,
+                    &head_vars,
+                    Some(d),
+                    &dynamic_factors[..k],
+                    &home_bits,
+                )
+            })
             .collect()
     };
 
@@ -280,13 +318,25 @@ fn normalize(rule: &Rule) -> (Rule, bool) {
     let mut konst: Vec<Option<u64>> = vec![None; n];
     let mut satisfiable = true;
     for l in &rule.body {
-        if let Literal::Cmp { op: CmpOp::Eq, lhs: Term::Var(a), rhs: Term::Var(b), .. } = l {
+        if let Literal::Cmp {
+            op: CmpOp::Eq,
+            lhs: Term::Var(a),
+            rhs: Term::Var(b),
+            ..
+        } = l
+        {
             let (ra, rb) = (find(&mut parent, *a), find(&mut parent, *b));
             parent[ra.max(rb)] = ra.min(rb);
         }
     }
     for l in &rule.body {
-        if let Literal::Cmp { op: CmpOp::Eq, lhs, rhs, .. } = l {
+        if let Literal::Cmp {
+            op: CmpOp::Eq,
+            lhs,
+            rhs,
+            ..
+        } = l
+        {
             if let (Term::Var(v), Term::Const(c)) | (Term::Const(c), Term::Var(v)) = (lhs, rhs) {
                 let r = find(&mut parent, *v);
                 match konst[r] {
@@ -375,13 +425,23 @@ struct RenameSite {
 }
 
 /// Chooses a home instance for every variable of the rule.
-fn choose_homes(prog: &Program, layout: &Layout, rule: &Rule, dynamic: &HashSet<RelId>) -> Vec<Option<InstanceId>> {
+fn choose_homes(
+    prog: &Program,
+    layout: &Layout,
+    rule: &Rule,
+    dynamic: &HashSet<RelId>,
+) -> Vec<Option<InstanceId>> {
     let n = rule.vars.len();
     let inst_of = |rel: RelId, k: usize| -> InstanceId {
         let a = &prog.relations[rel].attrs[k];
-        layout.find_instance(a.domain, a.instance).expect("relation instances are allocated")
+        layout
+            .find_instance(a.domain, a.instance)
+            .expect("relation instances are allocated")
     };
-    let recursive_rule = rule.body.iter().any(|l| matches!(l, Literal::Pos(a) if dynamic.contains(&a.rel)));
+    let recursive_rule = rule
+        .body
+        .iter()
+        .any(|l| matches!(l, Literal::Pos(a) if dynamic.contains(&a.rel)));
     let mut sites = Vec::new();
     let mut used = vec![false; n];
     let mut add_site = |a: &Atom, to_home: bool, weight: u64, used: &mut Vec<bool>| {
@@ -395,7 +455,11 @@ fn choose_homes(prog: &Program, layout: &Layout, rule: &Rule, dynamic: &HashSet<
                 }
             }
         }
-        sites.push(RenameSite { pairs, to_home, weight });
+        sites.push(RenameSite {
+            pairs,
+            to_home,
+            weight,
+        });
     };
     for l in &rule.body {
         match l {
@@ -413,7 +477,12 @@ fn choose_homes(prog: &Program, layout: &Layout, rule: &Rule, dynamic: &HashSet<
             }
         }
     }
-    add_site(&rule.head, false, if recursive_rule { 4 } else { 1 }, &mut used);
+    add_site(
+        &rule.head,
+        false,
+        if recursive_rule { 4 } else { 1 },
+        &mut used,
+    );
 
     // Candidate homes per variable: every allocated instance of its domain,
     // those it already occupies first.
@@ -436,14 +505,20 @@ fn choose_homes(prog: &Program, layout: &Layout, rule: &Rule, dynamic: &HashSet<
         cands[v] = c;
     }
 
-    let cost = |homes: &[Option<InstanceId>]| -> u64 { sites.iter().map(|s| site_cost(layout, s, homes)).sum() };
+    let cost = |homes: &[Option<InstanceId>]| -> u64 {
+        sites.iter().map(|s| site_cost(layout, s, homes)).sum()
+    };
 
     // Greedy start: first free candidate.
     let mut best: Vec<Option<InstanceId>> = vec![None; n];
     {
         let mut taken = HashSet::new();
         for &v in &vars {
-            let h = cands[v].iter().copied().find(|c| !taken.contains(c)).expect("enough instances are reserved");
+            let h = cands[v]
+                .iter()
+                .copied()
+                .find(|c| !taken.contains(c))
+                .expect("enough instances are reserved");
             taken.insert(h);
             best[v] = Some(h);
         }
@@ -453,7 +528,17 @@ fn choose_homes(prog: &Program, layout: &Layout, rule: &Rule, dynamic: &HashSet<
     let mut budget = 20_000u32;
     let mut cur: Vec<Option<InstanceId>> = vec![None; n];
     let mut taken: HashSet<InstanceId> = HashSet::new();
-    search(&vars, 0, &cands, &mut cur, &mut taken, &mut best, &mut best_cost, &mut budget, &cost);
+    search(
+        &vars,
+        0,
+        &cands,
+        &mut cur,
+        &mut taken,
+        &mut best,
+        &mut best_cost,
+        &mut budget,
+        &cost,
+    );
     best
 }
 
@@ -488,7 +573,17 @@ fn search(
         }
         cur[v] = Some(h);
         taken.insert(h);
-        search(vars, k + 1, cands, cur, taken, best, best_cost, budget, cost);
+        search(
+            vars,
+            k + 1,
+            cands,
+            cur,
+            taken,
+            best,
+            best_cost,
+            budget,
+            cost,
+        );
         taken.remove(&h);
         cur[v] = None;
     }
@@ -501,11 +596,20 @@ fn site_cost(layout: &Layout, site: &RenameSite, homes: &[Option<InstanceId>]) -
     let mut bits: Vec<(usize, usize)> = Vec::new();
     for &(v, inst) in &site.pairs {
         let Some(home) = homes[v] else { continue };
-        let (from, to) = if site.to_home { (inst, home) } else { (home, inst) };
+        let (from, to) = if site.to_home {
+            (inst, home)
+        } else {
+            (home, inst)
+        };
         if from != to {
             moved = true;
         }
-        for (a, b) in layout.instance(from).vars.iter().zip(&layout.instance(to).vars) {
+        for (a, b) in layout
+            .instance(from)
+            .vars
+            .iter()
+            .zip(&layout.instance(to).vars)
+        {
             bits.push((a.to_index(), b.to_index()));
         }
     }
@@ -540,7 +644,9 @@ fn plan_atom(
     let mut equal: Option<Bdd> = None;
     for (k, t) in a.args.iter().enumerate() {
         let attr = &rel.attrs[k];
-        let inst = layout.find_instance(attr.domain, attr.instance).expect("allocated");
+        let inst = layout
+            .find_instance(attr.domain, attr.instance)
+            .expect("allocated");
         let ivars = &layout.instance(inst).vars;
         match t {
             Term::Const(c) => {
@@ -748,34 +854,51 @@ fn plan_variant(
     let mut first = true;
     while !remaining.is_empty() {
         // Pick the delta first, then the factor sharing most bound variables.
-        let pick = if first && delta.is_some() {
-            delta.expect("checked")
-        } else {
-            *remaining
+        let pick = match delta {
+            Some(d) if first => d,
+            _ => *remaining
                 .iter()
                 .max_by_key(|&&f| {
                     let shared = factors[f].vars.iter().filter(|v| bound.contains(v)).count();
                     (shared, std::cmp::Reverse(f))
                 })
-                .expect("non-empty")
+                .expect("non-empty"),
         };
         first = false;
         remaining.retain(|&f| f != pick);
         bound.extend(factors[pick].vars.iter().copied());
         live.extend(factors[pick].vars.iter().copied());
         // Filters that become applicable right after this join.
-        let ready_negs: Vec<usize> = pend_negs.iter().copied().filter(|&n| negs[n].vars.iter().all(|v| bound.contains(v))).collect();
-        let ready_cmps: Vec<usize> = pend_cmps.iter().copied().filter(|&c| cmps[c].vars.iter().all(|v| bound.contains(v))).collect();
+        let ready_negs: Vec<usize> = pend_negs
+            .iter()
+            .copied()
+            .filter(|&n| negs[n].vars.iter().all(|v| bound.contains(v)))
+            .collect();
+        let ready_cmps: Vec<usize> = pend_cmps
+            .iter()
+            .copied()
+            .filter(|&c| cmps[c].vars.iter().all(|v| bound.contains(v)))
+            .collect();
         pend_negs.retain(|n| !ready_negs.contains(n));
         pend_cmps.retain(|c| !ready_cmps.contains(c));
         // Project what nothing after this join needs.
-        let needed = needed_vars(factors, &remaining, negs, &pend_negs, cmps, &pend_cmps, head_vars);
+        let needed = needed_vars(
+            factors, &remaining, negs, &pend_negs, cmps, &pend_cmps, head_vars,
+        );
         let filter_vars: HashSet<VarId> = ready_negs
             .iter()
             .flat_map(|&n| negs[n].vars.iter().copied())
-            .chain(ready_cmps.iter().flat_map(|&c| cmps[c].vars.iter().copied()))
+            .chain(
+                ready_cmps
+                    .iter()
+                    .flat_map(|&c| cmps[c].vars.iter().copied()),
+            )
             .collect();
-        let drop: Vec<VarId> = live.iter().copied().filter(|v| !needed.contains(v) && !filter_vars.contains(v)).collect();
+        let drop: Vec<VarId> = live
+            .iter()
+            .copied()
+            .filter(|v| !needed.contains(v) && !filter_vars.contains(v))
+            .collect();
         for v in &drop {
             live.remove(v);
         }
@@ -790,7 +913,11 @@ fn plan_variant(
         for n in ready_negs {
             steps.push(Step::AndNot(n));
         }
-        let after: Vec<VarId> = live.iter().copied().filter(|v| !needed.contains(v)).collect();
+        let after: Vec<VarId> = live
+            .iter()
+            .copied()
+            .filter(|v| !needed.contains(v))
+            .collect();
         if !after.is_empty() {
             for v in &after {
                 live.remove(v);
@@ -801,7 +928,11 @@ fn plan_variant(
     // Comparisons that bind variables no subgoal binds, then the rest.
     while !pend_cmps.is_empty() || !pend_negs.is_empty() {
         let before = (pend_cmps.len(), pend_negs.len());
-        let ready_negs: Vec<usize> = pend_negs.iter().copied().filter(|&n| negs[n].vars.iter().all(|v| bound.contains(v))).collect();
+        let ready_negs: Vec<usize> = pend_negs
+            .iter()
+            .copied()
+            .filter(|&n| negs[n].vars.iter().all(|v| bound.contains(v)))
+            .collect();
         pend_negs.retain(|n| !ready_negs.contains(n));
         for n in ready_negs {
             steps.push(Step::AndNot(n));
@@ -816,7 +947,11 @@ fn plan_variant(
             break; // unreachable for safe rules
         }
     }
-    let rest: Vec<VarId> = live.iter().copied().filter(|v| !head_vars.contains(v)).collect();
+    let rest: Vec<VarId> = live
+        .iter()
+        .copied()
+        .filter(|v| !head_vars.contains(v))
+        .collect();
     if !rest.is_empty() {
         steps.push(Step::Exists(home_bits(&rest)));
     }
@@ -845,7 +980,12 @@ fn needed_vars(
     s
 }
 
-fn plan_head(prog: &Program, layout: &Layout, head: &Atom, homes: &[Option<InstanceId>]) -> HeadPlan {
+fn plan_head(
+    prog: &Program,
+    layout: &Layout,
+    head: &Atom,
+    homes: &[Option<InstanceId>],
+) -> HeadPlan {
     let nv = layout.num_vars();
     let rel = &prog.relations[head.rel];
     let mut rename = Vec::new();
@@ -859,7 +999,9 @@ fn plan_head(prog: &Program, layout: &Layout, head: &Atom, homes: &[Option<Insta
     let mut first_inst: Vec<(VarId, InstanceId)> = Vec::new();
     for (k, t) in head.args.iter().enumerate() {
         let attr = &rel.attrs[k];
-        let inst = layout.find_instance(attr.domain, attr.instance).expect("allocated");
+        let inst = layout
+            .find_instance(attr.domain, attr.instance)
+            .expect("allocated");
         let ivars = &layout.instance(inst).vars;
         match t {
             Term::Const(c) => and(value_bdd(nv, ivars, *c)),
@@ -881,4 +1023,3 @@ fn plan_head(prog: &Program, layout: &Layout, head: &Atom, homes: &[Option<Insta
     }
     HeadPlan { rename, extra }
 }
-

@@ -8,13 +8,13 @@
 use super::error::{Error, ErrorKind, Result};
 use super::program::RelId;
 use super::solver::Solver;
+use crate::bdd::decode::for_each_tuple;
 use crate::bdd::encode::{interval_bdd, range_bdd, relation_from_tuples};
 use crate::bdd::node_builder::{mk_false, mk_true, NodeBuilder};
-use crate::bdd::decode::for_each_tuple;
 use crate::io::javabdd::{self, BddDump, DumpNode};
 use crate::io::map::NameMap;
-use crate::io::tuples::{self, Field};
 use crate::io::tsv;
+use crate::io::tuples::{self, Field};
 use biodivine_lib_bdd::{Bdd, BddPointer};
 use std::collections::HashMap;
 use std::io::Write;
@@ -39,9 +39,17 @@ impl Solver {
             }
             let name = self.prog.relations[rel].name.clone();
             let formats: &[(Format, &str)] = if opts.input_tuples && !opts.input {
-                &[(Format::Tuples, "tuples"), (Format::Bdd, "bdd"), (Format::Facts, "facts")]
+                &[
+                    (Format::Tuples, "tuples"),
+                    (Format::Bdd, "bdd"),
+                    (Format::Facts, "facts"),
+                ]
             } else {
-                &[(Format::Bdd, "bdd"), (Format::Tuples, "tuples"), (Format::Facts, "facts")]
+                &[
+                    (Format::Bdd, "bdd"),
+                    (Format::Tuples, "tuples"),
+                    (Format::Facts, "facts"),
+                ]
             };
             let mut dirs: Vec<PathBuf> = Vec::new();
             if let Some(f) = facts_dir {
@@ -67,7 +75,10 @@ impl Solver {
             }
             let Some((fmt, path)) = found else {
                 let loc = self.prog.relations[rel].loc.clone();
-                let msg = format!("input relation {name} has no data file (looked for {})", tried.join(", "));
+                let msg = format!(
+                    "input relation {name} has no data file (looked for {})",
+                    tried.join(", ")
+                );
                 return Err(match loc {
                     Some(l) => Error::at(&l, ErrorKind::Io, msg),
                     None => Error::new(ErrorKind::Io, msg),
@@ -107,7 +118,10 @@ impl Solver {
             let mut out = Vec::new();
             for n in names {
                 let d = self.prog.domain_id(&n).ok_or_else(|| {
-                    Self::data_error(&info_path, format!("domain {n} is not declared by the program"))
+                    Self::data_error(
+                        &info_path,
+                        format!("domain {n} is not declared by the program"),
+                    )
                 })?;
                 let k = seen.entry(n).or_insert(0);
                 out.push((d, *k));
@@ -120,14 +134,23 @@ impl Solver {
         let attr_insts: Vec<usize> = self.prog.relations[rel]
             .attrs
             .iter()
-            .map(|a| self.layout.find_instance(a.domain, a.instance).expect("allocated"))
+            .map(|a| {
+                self.layout
+                    .find_instance(a.domain, a.instance)
+                    .expect("allocated")
+            })
             .collect();
         let mut var_map: Vec<Option<u16>> = Vec::new();
         for &(d, i) in &alloc {
             let bits = self.layout.domains()[d].bits();
-            let ours = self.layout.find_instance(d, i).filter(|id| attr_insts.contains(id));
+            let ours = self
+                .layout
+                .find_instance(d, i)
+                .filter(|id| attr_insts.contains(id));
             for b in 0..bits {
-                var_map.push(ours.map(|id| self.layout.instance(id).vars[b as usize].to_index() as u16));
+                var_map.push(
+                    ours.map(|id| self.layout.instance(id).vars[b as usize].to_index() as u16),
+                );
             }
         }
         let mut builder = NodeBuilder::new(nv);
@@ -144,12 +167,20 @@ impl Solver {
                 )
             })?;
             let child = |c: u64| {
-                ids.get(&c).copied().ok_or_else(|| Self::data_error(path, format!("node {id} refers to node {c} before defining it")))
+                ids.get(&c).copied().ok_or_else(|| {
+                    Self::data_error(
+                        path,
+                        format!("node {id} refers to node {c} before defining it"),
+                    )
+                })
             };
             let (l, h) = (child(low)?, child(high)?);
-            root = builder
-                .ite_var(ours, l, h)
-                .map_err(|_| Self::data_error(path, format!("node {id} tests variable {var} twice on one path")))?;
+            root = builder.ite_var(ours, l, h).map_err(|_| {
+                Self::data_error(
+                    path,
+                    format!("node {id} tests variable {var} twice on one path"),
+                )
+            })?;
             ids.insert(id, root);
         }
         Ok(builder.export(root).and(&self.full_range(rel)))
@@ -170,7 +201,10 @@ impl Solver {
         let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, &e))?;
         let attrs = self.prog.relations[rel].attrs.clone();
         let file = tuples::parse(&text, attrs.len()).map_err(|e| Self::data_error(path, e))?;
-        let sizes: Vec<u64> = attrs.iter().map(|a| self.prog.domains[a.domain].size).collect();
+        let sizes: Vec<u64> = attrs
+            .iter()
+            .map(|a| self.prog.domains[a.domain].size)
+            .collect();
         let blocks = self.blocks(rel);
         let nv = self.layout.num_vars();
         let mut plain = Vec::new();
@@ -185,7 +219,13 @@ impl Solver {
                     Field::All => 0,
                 };
                 if hi >= sizes[k] {
-                    return Err(Self::data_error(path, format!("line {line}: {hi} is outside domain {} (size {})", self.prog.domains[attrs[k].domain].name, sizes[k])));
+                    return Err(Self::data_error(
+                        path,
+                        format!(
+                            "line {line}: {hi} is outside domain {} (size {})",
+                            self.prog.domains[attrs[k].domain].name, sizes[k]
+                        ),
+                    ));
                 }
                 match f {
                     Field::Value(v) => values.push(*v),
@@ -213,10 +253,20 @@ impl Solver {
     fn read_facts_file(&self, rel: RelId, path: &Path) -> Result<Bdd> {
         let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, &e))?;
         let attrs = &self.prog.relations[rel].attrs;
-        let maps: Vec<Option<&NameMap>> = attrs.iter().map(|a| self.prog.domains[a.domain].names.as_deref()).collect();
-        let sizes: Vec<u64> = attrs.iter().map(|a| self.prog.domains[a.domain].size).collect();
+        let maps: Vec<Option<&NameMap>> = attrs
+            .iter()
+            .map(|a| self.prog.domains[a.domain].names.as_deref())
+            .collect();
+        let sizes: Vec<u64> = attrs
+            .iter()
+            .map(|a| self.prog.domains[a.domain].size)
+            .collect();
         let rows = tsv::parse(&text, &maps, &sizes).map_err(|e| Self::data_error(path, e))?;
-        Ok(relation_from_tuples(self.layout.num_vars(), &self.blocks(rel), &rows))
+        Ok(relation_from_tuples(
+            self.layout.num_vars(),
+            &self.blocks(rel),
+            &rows,
+        ))
     }
 
     /// Writes relations declared `output` (`R.bdd` plus `bddinfo`) and
@@ -298,7 +348,12 @@ impl Solver {
         let header: Vec<(String, u32)> = self.prog.relations[rel]
             .attrs
             .iter()
-            .map(|a| (self.prog.instance_name(a.domain, a.instance), self.prog_bits(a.domain)))
+            .map(|a| {
+                (
+                    self.prog.instance_name(a.domain, a.instance),
+                    self.prog_bits(a.domain),
+                )
+            })
             .collect();
         tuples::write_header(&mut buf, &header).map_err(|e| Error::io(path, &e))?;
         for t in self.sorted_rows(rel) {
@@ -345,9 +400,21 @@ impl Solver {
                 let attrs: Vec<String> = r
                     .attrs
                     .iter()
-                    .map(|a| format!("{}:{}", a.name, self.prog.instance_name(a.domain, a.instance)))
+                    .map(|a| {
+                        format!(
+                            "{}:{}",
+                            a.name,
+                            self.prog.instance_name(a.domain, a.instance)
+                        )
+                    })
                     .collect();
-                writeln!(out, "{}({}): {} tuples", r.name, attrs.join(", "), self.count(rel))?;
+                writeln!(
+                    out,
+                    "{}({}): {} tuples",
+                    r.name,
+                    attrs.join(", "),
+                    self.count(rel)
+                )?;
                 self.print_rows(rel, out)?;
             }
         }

@@ -47,17 +47,35 @@ struct Resolver {
 impl Resolver {
     fn domains(&mut self, stmts: &[Statement]) -> Result<()> {
         for s in stmts {
-            if let Statement::Domain { name, size, map, loc } = s {
+            if let Statement::Domain {
+                name,
+                size,
+                map,
+                loc,
+            } = s
+            {
                 if self.prog.domain_id(name).is_some() {
-                    return Err(Error::at(loc, ErrorKind::Mismatch, format!("domain {name} is declared twice")));
+                    return Err(Error::at(
+                        loc,
+                        ErrorKind::Mismatch,
+                        format!("domain {name} is declared twice"),
+                    ));
                 }
                 if *size == 0 {
-                    return Err(Error::at(loc, ErrorKind::OutOfDomain, format!("domain {name} has size 0")));
+                    return Err(Error::at(
+                        loc,
+                        ErrorKind::OutOfDomain,
+                        format!("domain {name} has size 0"),
+                    ));
                 }
                 let map_file = map.as_ref().map(|m| self.prog.base_dir.join(m));
                 let names = match &map_file {
                     Some(p) if p.is_file() => Some(Arc::new(NameMap::read(p).map_err(|e| {
-                        Error::at(loc, ErrorKind::Io, format!("cannot read map file {}: {e}", p.display()))
+                        Error::at(
+                            loc,
+                            ErrorKind::Io,
+                            format!("cannot read map file {}: {e}", p.display()),
+                        )
                     })?)),
                     _ => None,
                 };
@@ -80,13 +98,19 @@ impl Resolver {
                 let groups = parse_var_order(order, &refs)
                     .map_err(|e| Error::at(loc, ErrorKind::Unknown, e.to_string()))?;
                 if self.prog.var_order.is_some() {
-                    self.prog.notes.push(format!("{loc}: note: a later .bddvarorder replaces the earlier one"));
+                    self.prog.notes.push(format!(
+                        "{loc}: note: a later .bddvarorder replaces the earlier one"
+                    ));
                 }
                 self.prog.allocation.clear();
                 for g in &groups {
                     for inst in g {
                         let (d, i) = self.split_instance(inst).ok_or_else(|| {
-                            Error::at(loc, ErrorKind::Unknown, format!("'{inst}' is not a domain instance"))
+                            Error::at(
+                                loc,
+                                ErrorKind::Unknown,
+                                format!("'{inst}' is not a domain instance"),
+                            )
                         })?;
                         self.allocate(d, i);
                     }
@@ -114,22 +138,43 @@ impl Resolver {
 
     fn relations(&mut self, stmts: &[Statement]) -> Result<()> {
         for s in stmts {
-            let Statement::Relation { name, attrs, options, loc } = s else {
+            let Statement::Relation {
+                name,
+                attrs,
+                options,
+                loc,
+            } = s
+            else {
                 continue;
             };
             if self.prog.relation_id(name).is_some() {
-                return Err(Error::at(loc, ErrorKind::Mismatch, format!("relation {name} is declared twice")));
+                return Err(Error::at(
+                    loc,
+                    ErrorKind::Mismatch,
+                    format!("relation {name} is declared twice"),
+                ));
             }
             let mut resolved: Vec<Attribute> = Vec::new();
             for a in attrs {
                 let (domain, instance) = if let Some(d) = self.prog.domain_id(&a.ty) {
                     // Any instance: the first allocated one this relation does not use yet.
-                    let used: Vec<u32> = resolved.iter().filter(|x| x.domain == d).map(|x| x.instance).collect();
-                    let allocated: Vec<u32> =
-                        self.prog.allocation.iter().filter(|(dd, _)| *dd == d).map(|(_, i)| *i).collect();
+                    let used: Vec<u32> = resolved
+                        .iter()
+                        .filter(|x| x.domain == d)
+                        .map(|x| x.instance)
+                        .collect();
+                    let allocated: Vec<u32> = self
+                        .prog
+                        .allocation
+                        .iter()
+                        .filter(|(dd, _)| *dd == d)
+                        .map(|(_, i)| *i)
+                        .collect();
                     let idx = match allocated.iter().find(|i| !used.contains(i)) {
                         Some(i) => *i,
-                        None => (0..u32::MAX).find(|i| !used.contains(i) && !allocated.contains(i)).unwrap_or(0),
+                        None => (0..u32::MAX)
+                            .find(|i| !used.contains(i) && !allocated.contains(i))
+                            .unwrap_or(0),
                     };
                     (d, idx)
                 } else if let Some(di) = self.split_instance(&a.ty) {
@@ -141,11 +186,19 @@ impl Resolver {
                         format!(
                             "unknown domain '{}' (declared domains: {})",
                             a.ty,
-                            self.prog.domains.iter().map(|d| d.name.as_str()).collect::<Vec<_>>().join(", ")
+                            self.prog
+                                .domains
+                                .iter()
+                                .map(|d| d.name.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
                         ),
                     ));
                 };
-                if resolved.iter().any(|x| x.domain == domain && x.instance == instance) {
+                if resolved
+                    .iter()
+                    .any(|x| x.domain == domain && x.instance == instance)
+                {
                     return Err(Error::at(
                         &a.loc,
                         ErrorKind::Mismatch,
@@ -171,10 +224,9 @@ impl Resolver {
                     "outputtuples" => opts.output_tuples = true,
                     "printtuples" => opts.print_tuples = true,
                     "printsize" => opts.print_size = true,
-                    other => self
-                        .prog
-                        .notes
-                        .push(format!("{oloc}: note: relation option '{other}' is accepted and ignored")),
+                    other => self.prog.notes.push(format!(
+                        "{oloc}: note: relation option '{other}' is accepted and ignored"
+                    )),
                 }
             }
             self.prog.relations.push(Relation {
@@ -225,7 +277,11 @@ impl Resolver {
             .iter()
             .map(|n| {
                 let d = *domains.get(n).ok_or_else(|| {
-                    Error::at(loc, ErrorKind::Mismatch, format!("cannot tell the domain of variable {n}"))
+                    Error::at(
+                        loc,
+                        ErrorKind::Mismatch,
+                        format!("cannot tell the domain of variable {n}"),
+                    )
                 })?;
                 let k = per_domain.entry(d).or_insert(0);
                 *k += 1;
@@ -258,14 +314,23 @@ impl Resolver {
 
     fn atom_rel(&self, atom: &ast::AtomAst) -> Result<RelId> {
         let rel = self.prog.relation_id(&atom.relation).ok_or_else(|| {
-            Error::at(&atom.loc, ErrorKind::Unknown, format!("unknown relation {}", atom.relation))
+            Error::at(
+                &atom.loc,
+                ErrorKind::Unknown,
+                format!("unknown relation {}", atom.relation),
+            )
         })?;
         let arity = self.prog.relations[rel].attrs.len();
         if atom.args.len() != arity {
             return Err(Error::at(
                 &atom.loc,
                 ErrorKind::Mismatch,
-                format!("{} has {} attributes but {} arguments are given", atom.relation, arity, atom.args.len()),
+                format!(
+                    "{} has {} attributes but {} arguments are given",
+                    atom.relation,
+                    arity,
+                    atom.args.len()
+                ),
             ));
         }
         Ok(rel)
@@ -320,7 +385,13 @@ impl Resolver {
         }
     }
 
-    fn unify(&self, doms: &mut HashMap<String, DomainId>, v: &str, d: DomainId, loc: &Loc) -> Result<()> {
+    fn unify(
+        &self,
+        doms: &mut HashMap<String, DomainId>,
+        v: &str,
+        d: DomainId,
+        loc: &Loc,
+    ) -> Result<()> {
         match doms.get(v) {
             Some(&prev) if prev != d => Err(Error::at(
                 loc,
@@ -373,7 +444,10 @@ impl Resolver {
                     return Err(Error::at(
                         loc,
                         ErrorKind::OutOfDomain,
-                        format!("\"{s}\" is element {id}, outside domain {} (size {})", dom.name, dom.size),
+                        format!(
+                            "\"{s}\" is element {id}, outside domain {} (size {})",
+                            dom.name, dom.size
+                        ),
                     ));
                 }
                 Ok(id)
@@ -382,7 +456,13 @@ impl Resolver {
         }
     }
 
-    fn rule(&mut self, head: &ast::AtomAst, body: &[LiteralAst], loc: &Loc, text: String) -> Result<Rule> {
+    fn rule(
+        &mut self,
+        head: &ast::AtomAst,
+        body: &[LiteralAst],
+        loc: &Loc,
+        text: String,
+    ) -> Result<Rule> {
         let mut doms = self.var_domains(body)?;
         let head_rel = self.atom_rel(head)?;
         let mut var_ids: HashMap<String, VarId> = HashMap::new();
@@ -404,7 +484,8 @@ impl Resolver {
                 LiteralAst::Atom { atom, negated } => {
                     let rel = self.atom_rel(atom)?;
                     let mut args = Vec::new();
-                    for (arg, attr) in atom.args.iter().zip(self.prog.relations[rel].attrs.clone()) {
+                    for (arg, attr) in atom.args.iter().zip(self.prog.relations[rel].attrs.clone())
+                    {
                         args.push(match &arg.term {
                             TermAst::Var(v) => {
                                 if !negated {
@@ -421,7 +502,11 @@ impl Resolver {
                         args,
                         loc: atom.loc.clone(),
                     };
-                    lits.push(if *negated { Literal::Neg(a) } else { Literal::Pos(a) });
+                    lits.push(if *negated {
+                        Literal::Neg(a)
+                    } else {
+                        Literal::Pos(a)
+                    });
                 }
                 LiteralAst::Cmp { op, lhs, rhs, loc } => {
                     let dom = [lhs, rhs].iter().find_map(|t| match &t.term {
@@ -449,7 +534,11 @@ impl Resolver {
                                 Term::Var(var_of(v, dom))
                             }
                             TermAst::Wildcard => {
-                                return Err(Error::at(&t.loc, ErrorKind::Syntax, "'_' cannot be compared"))
+                                return Err(Error::at(
+                                    &t.loc,
+                                    ErrorKind::Syntax,
+                                    "'_' cannot be compared",
+                                ))
                             }
                             c => Term::Const(self.constant(c, dom, &t.loc)?),
                         })
@@ -466,7 +555,11 @@ impl Resolver {
         }
         // Negated atoms must only use bound variables.
         for lit in body {
-            if let LiteralAst::Atom { atom, negated: true } = lit {
+            if let LiteralAst::Atom {
+                atom,
+                negated: true,
+            } = lit
+            {
                 for arg in &atom.args {
                     if let TermAst::Var(v) = &arg.term {
                         if !bound.contains(v) {
@@ -522,7 +615,12 @@ impl Resolver {
                 *need.entry(v.domain).or_insert(0) += 1;
             }
             for (d, k) in need {
-                let mut have = self.prog.allocation.iter().filter(|(dd, _)| *dd == d).count() as u32;
+                let mut have = self
+                    .prog
+                    .allocation
+                    .iter()
+                    .filter(|(dd, _)| *dd == d)
+                    .count() as u32;
                 let mut next = 0;
                 while have < k {
                     if !self.prog.allocation.contains(&(d, next)) {
@@ -554,9 +652,16 @@ fn query_text(body: &[LiteralAst]) -> String {
     let parts: Vec<String> = body
         .iter()
         .map(|l| match l {
-            LiteralAst::Atom { atom, negated } => format!("{}{}", if *negated { "!" } else { "" }, atom_text(atom)),
+            LiteralAst::Atom { atom, negated } => {
+                format!("{}{}", if *negated { "!" } else { "" }, atom_text(atom))
+            }
             LiteralAst::Cmp { op, lhs, rhs, .. } => {
-                format!("{} {} {}", term_text(&lhs.term), CmpOp::symbol(*op), term_text(&rhs.term))
+                format!(
+                    "{} {} {}",
+                    term_text(&lhs.term),
+                    CmpOp::symbol(*op),
+                    term_text(&rhs.term)
+                )
             }
         })
         .collect();

@@ -103,7 +103,10 @@ impl Solver {
             .attrs
             .iter()
             .map(|a| {
-                let id = self.layout.find_instance(a.domain, a.instance).expect("allocated");
+                let id = self
+                    .layout
+                    .find_instance(a.domain, a.instance)
+                    .expect("allocated");
                 self.layout.instance(id).vars.as_slice()
             })
             .collect()
@@ -146,10 +149,15 @@ impl Solver {
             .filter(|p| p.satisfiable)
             .collect();
         // Static factors and negations are prepared once for the stratum.
-        let statics: Vec<Prepared> = plans.par_iter().map(|p| self.prepare_static(p)).collect::<Result<_>>()?;
+        let statics: Vec<Prepared> = plans
+            .par_iter()
+            .map(|p| self.prepare_static(p))
+            .collect::<Result<_>>()?;
 
         // Rules with no recursive subgoal run once.
-        let exits: Vec<usize> = (0..plans.len()).filter(|&i| !plans[i].is_recursive()).collect();
+        let exits: Vec<usize> = (0..plans.len())
+            .filter(|&i| !plans[i].is_recursive())
+            .collect();
         let results: Vec<(usize, Bdd, Duration)> = exits
             .par_iter()
             .map(|&i| {
@@ -181,7 +189,9 @@ impl Solver {
             old.insert(rel, mk_false(nv));
             delta.insert(rel, self.rels[rel].clone());
         }
-        let recursive: Vec<usize> = (0..plans.len()).filter(|&i| plans[i].is_recursive()).collect();
+        let recursive: Vec<usize> = (0..plans.len())
+            .filter(|&i| plans[i].is_recursive())
+            .collect();
         let mut iterations = 0;
         while delta.values().any(|d| !d.is_false()) {
             iterations += 1;
@@ -191,7 +201,9 @@ impl Solver {
                 let p = &plans[pi];
                 for (vi, v) in p.variants.iter().enumerate() {
                     let live = v.steps.iter().all(|s| match s {
-                        Step::Join { factor, source, .. } if p.atoms[p.factors[*factor].atom].dynamic => {
+                        Step::Join { factor, source, .. }
+                            if p.atoms[p.factors[*factor].atom].dynamic =>
+                        {
                             let rel = p.atoms[p.factors[*factor].atom].rel;
                             match source {
                                 Source::Delta => !delta[&rel].is_false(),
@@ -228,7 +240,10 @@ impl Solver {
                         Source::Old => &old[&rel],
                         Source::Delta => &delta[&rel],
                     };
-                    Ok(((pi, atom, source), self.prepare_atom(&plans[pi].atoms[atom], bdd)?))
+                    Ok((
+                        (pi, atom, source),
+                        self.prepare_atom(&plans[pi].atoms[atom], bdd)?,
+                    ))
                 })
                 .collect::<Result<_>>()?;
             let prepared: HashMap<(usize, usize, Source), Bdd> = prepared.into_iter().collect();
@@ -259,7 +274,11 @@ impl Solver {
                     match acc.get(&rel) {
                         Some(a) => {
                             let new = a.and_not(full);
-                            let next = if new.is_false() { full.clone() } else { full.or(&new) };
+                            let next = if new.is_false() {
+                                full.clone()
+                            } else {
+                                full.or(&new)
+                            };
                             (rel, new, next)
                         }
                         None => (rel, mk_false(nv), full.clone()),
@@ -293,7 +312,12 @@ impl Solver {
             Some(eq) => relprod(&b, eq, &a.quantify),
             None => exists(&b, &a.quantify),
         };
-        rename(&b, &a.rename).map_err(|e| Error::new(ErrorKind::Unsupported, format!("internal rename error: {e}")))
+        rename(&b, &a.rename).map_err(|e| {
+            Error::new(
+                ErrorKind::Unsupported,
+                format!("internal rename error: {e}"),
+            )
+        })
     }
 
     fn prepare_static(&self, p: &RulePlan) -> Result<Prepared> {
@@ -337,12 +361,19 @@ impl Solver {
         let mut result = mk_true(nv);
         for step in &p.variants[vi].steps {
             result = match step {
-                Step::Join { factor, source, quantify } => {
+                Step::Join {
+                    factor,
+                    source,
+                    quantify,
+                } => {
                     let f = &p.factors[*factor];
                     let operand: &Bdd = match &statics.factors[*factor] {
                         Some(b) => b,
                         None => dynamics.get(&(f.atom, *source)).copied().ok_or_else(|| {
-                            Error::new(ErrorKind::Unsupported, "internal error: missing prepared subgoal")
+                            Error::new(
+                                ErrorKind::Unsupported,
+                                "internal error: missing prepared subgoal",
+                            )
                         })?,
                     };
                     if result.is_true() {
@@ -359,8 +390,12 @@ impl Solver {
                 return Ok(result);
             }
         }
-        let mut out = rename(&result, &p.head.rename)
-            .map_err(|e| Error::new(ErrorKind::Unsupported, format!("internal rename error: {e}")))?;
+        let mut out = rename(&result, &p.head.rename).map_err(|e| {
+            Error::new(
+                ErrorKind::Unsupported,
+                format!("internal rename error: {e}"),
+            )
+        })?;
         if let Some(extra) = &p.head.extra {
             out = out.and(extra);
         }

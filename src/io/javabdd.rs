@@ -51,18 +51,30 @@ pub struct DumpError {
 
 /// Parses the text of a `.bdd` file.
 pub fn parse(text: &str) -> Result<BddDump, DumpError> {
-    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim_end_matches('\r').trim())).filter(|(_, l)| !l.is_empty());
-    let err = |line: usize, m: &str| DumpError { line, message: m.to_string() };
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim_end_matches('\r').trim()))
+        .filter(|(_, l)| !l.is_empty());
+    let err = |line: usize, m: &str| DumpError {
+        line,
+        message: m.to_string(),
+    };
     let (hl, header) = lines.next().ok_or_else(|| err(1, "empty file"))?;
     let nums: Vec<&str> = header.split_whitespace().collect();
-    let num = |s: &str, line: usize| s.parse::<u64>().map_err(|_| err(line, &format!("'{s}' is not a number")));
+    let num = |s: &str, line: usize| {
+        s.parse::<u64>()
+            .map_err(|_| err(line, &format!("'{s}' is not a number")))
+    };
     match nums.as_slice() {
         [n, v, c] if *n == "0" && *v == "0" => {
             return Ok(BddDump::Constant(num(c, hl)? != 0));
         }
         [n] if *n == "0" || *n == "1" => return Ok(BddDump::Constant(*n == "1")),
         [n, v] if *n == "0" && *v == "0" => {
-            let (l, c) = lines.next().ok_or_else(|| err(hl + 1, "missing constant value"))?;
+            let (l, c) = lines
+                .next()
+                .ok_or_else(|| err(hl + 1, "missing constant value"))?;
             return Ok(BddDump::Constant(num(c, l)? != 0));
         }
         [_, _] => {}
@@ -73,7 +85,9 @@ pub fn parse(text: &str) -> Result<BddDump, DumpError> {
     // Variable levels may wrap over several lines.
     let mut var_levels = Vec::with_capacity(var_count);
     while var_levels.len() < var_count {
-        let (l, text) = lines.next().ok_or_else(|| err(hl + 1, "missing variable levels"))?;
+        let (l, text) = lines
+            .next()
+            .ok_or_else(|| err(hl + 1, "missing variable levels"))?;
         for t in text.split_whitespace() {
             var_levels.push(num(t, l)? as u32);
         }
@@ -94,12 +108,24 @@ pub fn parse(text: &str) -> Result<BddDump, DumpError> {
             high: num(f[3], l)?,
         };
         if node.var as usize >= var_count {
-            return Err(err(l, &format!("variable {} is out of range (the file has {var_count})", node.var)));
+            return Err(err(
+                l,
+                &format!(
+                    "variable {} is out of range (the file has {var_count})",
+                    node.var
+                ),
+            ));
         }
         nodes.push(node);
     }
     if nodes.len() != node_count {
-        return Err(err(hl, &format!("the header promises {node_count} nodes but the file has {}", nodes.len())));
+        return Err(err(
+            hl,
+            &format!(
+                "the header promises {node_count} nodes but the file has {}",
+                nodes.len()
+            ),
+        ));
     }
     Ok(BddDump::Nodes { var_levels, nodes })
 }
@@ -139,7 +165,15 @@ mod tests {
         match &d {
             BddDump::Nodes { var_levels, nodes } => {
                 assert_eq!(var_levels, &vec![2, 1, 0]);
-                assert_eq!(nodes[1], DumpNode { id: 6, var: 2, low: 5, high: 1 });
+                assert_eq!(
+                    nodes[1],
+                    DumpNode {
+                        id: 6,
+                        var: 2,
+                        low: 5,
+                        high: 1
+                    }
+                );
             }
             _ => panic!(),
         }

@@ -23,7 +23,11 @@ impl NameMap {
 
     /// Parses map file text (CRLF tolerated).
     pub fn parse(text: &str) -> Self {
-        NameMap::from_names(text.lines().map(|l| l.trim_end_matches('\r').to_string()).collect())
+        NameMap::from_names(
+            text.lines()
+                .map(|l| l.trim_end_matches('\r').to_string())
+                .collect(),
+        )
     }
 
     /// Reads a map file.

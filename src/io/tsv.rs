@@ -19,7 +19,11 @@ pub struct TsvError {
 
 /// Parses facts text; `maps[k]` resolves names in column `k`, `sizes[k]`
 /// bounds its values.
-pub fn parse(text: &str, maps: &[Option<&NameMap>], sizes: &[u64]) -> Result<Vec<Vec<u64>>, TsvError> {
+pub fn parse(
+    text: &str,
+    maps: &[Option<&NameMap>],
+    sizes: &[u64],
+) -> Result<Vec<Vec<u64>>, TsvError> {
     let mut rows = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
@@ -32,7 +36,11 @@ pub fn parse(text: &str, maps: &[Option<&NameMap>], sizes: &[u64]) -> Result<Vec
             return Err(TsvError {
                 line,
                 column: fields.len().min(sizes.len()) + 1,
-                message: format!("expected {} tab-separated fields, found {}", sizes.len(), fields.len()),
+                message: format!(
+                    "expected {} tab-separated fields, found {}",
+                    sizes.len(),
+                    fields.len()
+                ),
             });
         }
         let mut row = Vec::with_capacity(fields.len());
@@ -41,14 +49,26 @@ pub fn parse(text: &str, maps: &[Option<&NameMap>], sizes: &[u64]) -> Result<Vec
                 (_, Some(m)) if m.id(f).is_some() => m.id(f).expect("checked"),
                 (Ok(n), _) => n,
                 (Err(_), Some(_)) => {
-                    return Err(TsvError { line, column: k + 1, message: format!("'{f}' is not in the domain's map") })
+                    return Err(TsvError {
+                        line,
+                        column: k + 1,
+                        message: format!("'{f}' is not in the domain's map"),
+                    })
                 }
                 (Err(_), None) => {
-                    return Err(TsvError { line, column: k + 1, message: format!("'{f}' is not a number and the domain has no map") })
+                    return Err(TsvError {
+                        line,
+                        column: k + 1,
+                        message: format!("'{f}' is not a number and the domain has no map"),
+                    })
                 }
             };
             if value >= sizes[k] {
-                return Err(TsvError { line, column: k + 1, message: format!("{value} is outside the domain (size {})", sizes[k]) });
+                return Err(TsvError {
+                    line,
+                    column: k + 1,
+                    message: format!("{value} is outside the domain (size {})", sizes[k]),
+                });
             }
             row.push(value);
         }

@@ -63,7 +63,12 @@ pub fn parse(text: &str, arity: usize) -> Result<TuplesFile, TuplesError> {
         }
         let fields: Vec<Field> = l
             .split_whitespace()
-            .map(|f| parse_field(f).ok_or_else(|| TuplesError { line, message: format!("'{f}' is not a number, a range a-b, or *") }))
+            .map(|f| {
+                parse_field(f).ok_or_else(|| TuplesError {
+                    line,
+                    message: format!("'{f}' is not a number, a range a-b, or *"),
+                })
+            })
             .collect::<Result<_, _>>()?;
         if fields.len() != arity {
             return Err(TuplesError {
@@ -82,7 +87,11 @@ fn parse_field(f: &str) -> Option<Field> {
     }
     if let Some((a, b)) = f.split_once('-') {
         let (lo, hi) = (a.parse().ok()?, b.parse().ok()?);
-        return if lo <= hi { Some(Field::Range(lo, hi)) } else { None };
+        return if lo <= hi {
+            Some(Field::Range(lo, hi))
+        } else {
+            None
+        };
     }
     f.parse().ok().map(Field::Value)
 }

@@ -1,0 +1,39 @@
+//! Shared test helpers.
+#![allow(dead_code)]
+
+pub mod naive;
+
+use refract::datalog::parser::parse_str;
+use refract::datalog::resolve::resolve;
+use refract::datalog::solver::Solver;
+use std::path::Path;
+
+/// Parses, checks and solves program text; panics on any error.
+pub fn solve_text(text: &str) -> Solver {
+    let parsed =
+        parse_str(text, "test.dl", Path::new(".")).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let prog = resolve(&parsed).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let mut s = Solver::new(prog).unwrap_or_else(|e| panic!("{e}"));
+    s.load_inputs(None).unwrap_or_else(|e| panic!("{e}"));
+    s.solve().unwrap_or_else(|e| panic!("{e}"));
+    s
+}
+
+/// The error of the first failing phase (parse, check, layout, load, solve).
+pub fn error_of(text: &str) -> refract::datalog::Error {
+    let parsed = match parse_str(text, "test.dl", Path::new(".")) {
+        Ok(p) => p,
+        Err(e) => return e,
+    };
+    let prog = match resolve(&parsed) {
+        Ok(p) => p,
+        Err(e) => return e,
+    };
+    match Solver::new(prog) {
+        Ok(mut s) => match s.load_inputs(None).and_then(|_| s.solve()) {
+            Ok(()) => panic!("expected an error for:\n{text}"),
+            Err(e) => e,
+        },
+        Err(e) => e,
+    }
+}

@@ -1,0 +1,106 @@
+//! Every class of user error gets a clear message with file:line:column,
+//! never a panic.
+
+mod common;
+
+use common::error_of;
+use refract::datalog::ErrorKind;
+
+const HEADER: &str = "V 4\nH 3 h.map\nvP(v:V0, h:H0)\nA(a:V0, b:V1)\n";
+
+fn err(body: &str) -> (ErrorKind, String) {
+    let e = error_of(&format!("{HEADER}{body}"));
+    (e.kind, e.to_string())
+}
+
+#[test]
+fn syntax_error() {
+    assert_eq!(
+        err("A(x, y) :- A(x, y) A(y, x).\n"),
+        (
+            ErrorKind::Syntax,
+            "test.dl:5:20: expected ',' or '.', found 'A'".to_string()
+        )
+    );
+    assert_eq!(err("A(x, y :- A(x, y).\n").0, ErrorKind::Syntax);
+    assert_eq!(
+        err("A(x, y) :- A(x, y) & A(y, x).\n").1,
+        "test.dl:5:20: unexpected character '&'"
+    );
+}
+
+#[test]
+fn unknown_relation_and_domain() {
+    assert_eq!(
+        err("A(x, y) :- B(x, y).\n").1,
+        "test.dl:5:12: unknown relation B"
+    );
+    assert_eq!(
+        err("B(x:W0)\n").1,
+        "test.dl:5:3: unknown domain 'W0' (declared domains: V, H)"
+    );
+}
+
+#[test]
+fn arity_and_domain_mismatch() {
+    assert_eq!(
+        err("A(x, y) :- A(x).\n").1,
+        "test.dl:5:12: A has 2 attributes but 1 arguments are given"
+    );
+    assert_eq!(
+        err("A(x, y) :- A(x, y), vP(y, x).\n").1,
+        "test.dl:5:27: variable x is used in domain H here but in domain V elsewhere in the rule"
+    );
+}
+
+#[test]
+fn unsafe_rules() {
+    assert_eq!(
+        err("A(x, z) :- A(x, y).\n"),
+        (ErrorKind::Unsafe, "test.dl:5:6: unsafe rule: head variable z does not appear in a positive subgoal of the body".to_string())
+    );
+    assert_eq!(err("A(x, x) :- A(x, _), !A(x, z).\n").0, ErrorKind::Unsafe);
+}
+
+#[test]
+fn unstratifiable_negation() {
+    let (k, m) = err("B(a:V0)\nC(a:V0)\nB(x) :- A(x, _), !C(x).\nC(x) :- A(x, _), !B(x).\n");
+    assert_eq!(k, ErrorKind::Unstratifiable);
+    assert!(
+        m.starts_with("test.dl:7:19: negation cannot be stratified"),
+        "{m}"
+    );
+}
+
+#[test]
+fn constants_missing_or_out_of_domain() {
+    assert_eq!(
+        err("A(x, 4) :- A(x, _).\n"),
+        (
+            ErrorKind::OutOfDomain,
+            "test.dl:5:6: 4 is outside domain V (size 4)".to_string()
+        )
+    );
+    let (k, m) = err("vP(x, \"o\") :- A(x, _).\n");
+    assert_eq!(k, ErrorKind::MissingConstant);
+    assert!(
+        m.starts_with("test.dl:5:7: \"o\" cannot be resolved in domain H: its map file"),
+        "{m}"
+    );
+    let (k, m) = err("vP(x, \"o\") :- A(x, \"p\").\n");
+    assert_eq!(k, ErrorKind::MissingConstant);
+    assert_eq!(
+        m,
+        "test.dl:5:20: \"p\" cannot be resolved in domain V: it has no map file"
+    );
+}
+
+#[test]
+fn missing_input_file() {
+    let (k, m) = err("Z(a:V0) input\n");
+    assert_eq!(k, ErrorKind::Io);
+    assert!(
+        m.starts_with("test.dl:5:1: input relation Z has no data file"),
+        "{m}"
+    );
+}
