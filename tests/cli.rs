@@ -1,0 +1,69 @@
+//! The `refract run` command end to end: output, files, exit codes.
+
+use std::fs;
+use std::process::Command;
+
+fn refract() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_refract"))
+}
+
+#[test]
+fn run_prints_sizes_tuples_and_queries_and_writes_outputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("n.map"), "a\nb\nc\nd\n").unwrap();
+    fs::write(
+        d.join("p.dl"),
+        "N 4 n.map\n\
+         edge(x:N0, y:N1) input\n\
+         path(x:N0, y:N1) output printsize printtuples\n\
+         path(x, y) :- edge(x, y).\n\
+         path(x, z) :- path(x, y), edge(y, z).\n\
+         path(x, \"d\")?\n",
+    )
+    .unwrap();
+    let facts = d.join("facts");
+    fs::create_dir(&facts).unwrap();
+    fs::write(facts.join("edge.facts"), "a\tb\nb\tc\nc\td\n").unwrap();
+    let out = d.join("out");
+    let r = refract()
+        .args(["run", "p.dl", "-F", "facts", "-D", "out"])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert_eq!(
+        String::from_utf8(r.stdout).unwrap(),
+        "path: 6 tuples\n\
+         path(x:N0, y:N1): 6 tuples\n\
+         a\tb\na\tc\na\td\nb\tc\nb\td\nc\td\n\
+         path(x, \"d\")? 3 tuples\n\
+         x\n\
+         a\nb\nc\n"
+    );
+    assert_eq!(
+        fs::read_to_string(out.join("path.csv")).unwrap(),
+        "a\tb\na\tc\na\td\nb\tc\nb\td\nc\td\n"
+    );
+    assert!(out.join("path.bdd").is_file() && out.join("bddinfo").is_file());
+}
+
+#[test]
+fn errors_exit_1_with_location_and_usage_errors_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("bad.dl"), "N 4\nr(x:N0)\nr(x) :- s(x).\n").unwrap();
+    let r = refract()
+        .args(["run", "bad.dl"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(r.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(r.stderr).unwrap(),
+        "error: bad.dl:3:9: unknown relation s\n"
+    );
+    let r = refract().args(["run"]).output().unwrap();
+    assert_eq!(r.status.code(), Some(2));
+    let r = refract().args(["run", "--help"]).output().unwrap();
+    assert!(String::from_utf8(r.stdout).unwrap().contains("Examples:"));
+}
