@@ -44,6 +44,14 @@ struct Rel {
 
 const DOMAINS: [&str; 3] = ["P", "Q", "S"];
 
+/// The bound variables of domain `d`.
+fn of_domain(vars: &[(String, usize)], d: usize) -> Vec<String> {
+    vars.iter()
+        .filter(|(_, vd)| *vd == d)
+        .map(|(n, _)| n.clone())
+        .collect()
+}
+
 fn generate(seed: u64) -> String {
     let mut rng = Rng(seed);
     let nd = 1 + rng.below(3) as usize;
@@ -141,11 +149,7 @@ fn generate(seed: u64) -> String {
                 let j = *rng.pick(&lower_eq);
                 let mut args = Vec::new();
                 for &(d, _) in &rels[j].attrs {
-                    let same: Vec<String> = vars
-                        .iter()
-                        .filter(|(_, vd)| *vd == d)
-                        .map(|(n, _)| n.clone())
-                        .collect();
+                    let same = of_domain(&vars, d);
                     let roll = rng.below(100);
                     let arg = if roll < 10 {
                         rng.below(sizes[d]).to_string()
@@ -166,11 +170,7 @@ fn generate(seed: u64) -> String {
             if !vars.is_empty() && rng.chance(35) {
                 let (x, d) = rng.pick(&vars).clone();
                 let op = *rng.pick(&["=", "!=", "<", "<=", ">", ">="]);
-                let same: Vec<String> = vars
-                    .iter()
-                    .filter(|(_, vd)| *vd == d)
-                    .map(|(n, _)| n.clone())
-                    .collect();
+                let same = of_domain(&vars, d);
                 let rhs = match rng.below(3) {
                     0 => rng.below(sizes[d]).to_string(),
                     1 => rng.pick(&same).clone(),
@@ -189,11 +189,7 @@ fn generate(seed: u64) -> String {
                     .attrs
                     .iter()
                     .map(|&(d, _)| {
-                        let same: Vec<String> = vars
-                            .iter()
-                            .filter(|(_, vd)| *vd == d)
-                            .map(|(n, _)| n.clone())
-                            .collect();
+                        let same = of_domain(&vars, d);
                         match rng.below(3) {
                             0 if !same.is_empty() => rng.pick(&same).clone(),
                             1 => rng.below(sizes[d]).to_string(),
@@ -207,11 +203,7 @@ fn generate(seed: u64) -> String {
                 .attrs
                 .iter()
                 .map(|&(d, _)| {
-                    let same: Vec<String> = vars
-                        .iter()
-                        .filter(|(_, vd)| *vd == d)
-                        .map(|(n, _)| n.clone())
-                        .collect();
+                    let same = of_domain(&vars, d);
                     if !same.is_empty() && rng.chance(85) {
                         rng.pick(&same).clone()
                     } else if rng.chance(50) {

@@ -248,35 +248,16 @@ pub fn plan_rule(prog: &Program, layout: &Layout, ri: usize, dynamic: &HashSet<R
         .collect();
     let home_bits =
         |vs: &[VarId]| VarSet::of(nv, vs.iter().flat_map(|&v| home_vars(v).iter().copied()));
+    let variant = |delta: Option<usize>, older: &[usize]| {
+        plan_variant(
+            &factors, &negs, &cmps, &free_negs, &free_cmps, &head_vars, delta, older, &home_bits,
+        )
+    };
     let variants = if dynamic_factors.is_empty() {
-        vec![plan_variant(
-            &factors,
-            &negs,
-            &cmps,
-            &free_negs,
-            &free_cmps,
-            &head_vars,
-            None,
-            &[],
-            &home_bits,
-        )]
+        vec![variant(None, &[])]
     } else {
-        dynamic_factors
-            .iter()
-            .enumerate()
-            .map(|(k, &d)| {
-                plan_variant(
-                    &factors,
-                    &negs,
-                    &cmps,
-                    &free_negs,
-                    &free_cmps,
-                    &head_vars,
-                    Some(d),
-                    &dynamic_factors[..k],
-                    &home_bits,
-                )
-            })
+        (0..dynamic_factors.len())
+            .map(|k| variant(Some(dynamic_factors[k]), &dynamic_factors[..k]))
             .collect()
     };
 

@@ -129,7 +129,7 @@ impl Solver {
             }
             out
         } else {
-            self.prog.allocation.iter().map(|&(d, i)| (d, i)).collect()
+            self.prog.allocation.clone()
         };
         let attr_insts: Vec<usize> = self.prog.relations[rel]
             .attrs

@@ -321,7 +321,6 @@ impl Solver {
     }
 
     fn prepare_static(&self, p: &RulePlan) -> Result<Prepared> {
-        let nv = self.layout.num_vars();
         let mut negs = Vec::new();
         for n in &p.negs {
             negs.push(self.prepare_atom(n, &self.rels[n.rel])?);
@@ -345,7 +344,6 @@ impl Solver {
             }
             factors.push(Some(b));
         }
-        let _ = nv;
         Ok(Prepared { factors, negs })
     }
 
