@@ -34,21 +34,16 @@ pub fn less_than_bdd(num_vars: u16, block: &[BddVariable], bound: u64) -> Bdd {
         return mk_true(num_vars);
     }
     let mut b = NodeBuilder::new(num_vars);
-    // Walk from the deepest variable up. Each step adds one bit to the
-    // suffix (in level order) already decided; `node` means "the suffix so
-    // far is strictly less than the bound's suffix", `eq` means "equal".
+    // Bits sorted deepest first. When the most significant bit sits on top
+    // (as every Layout places it), `x < bound` is built bottom-up in one
+    // node per bit: `lt` means "the bits seen so far are strictly less than
+    // the bound's". Other orders fall back to BDD operations.
     let mut order: Vec<(u16, usize)> = block
         .iter()
         .enumerate()
         .map(|(i, v)| (v.to_index() as u16, i))
         .collect();
     order.sort_unstable_by_key(|o| std::cmp::Reverse(o.0));
-    // For a generic order we track two nodes: lt (strictly less on the bits
-    // seen so far, compared most-significant-first) and eq.
-    // Bits are processed deepest first, so the significance of the bits seen
-    // so far is not monotone in general; handle the common layout (higher
-    // bits above lower bits) exactly, and fall back to BDD operations
-    // otherwise.
     let msb_on_top = order.windows(2).all(|w| w[0].1 < w[1].1);
     if !msb_on_top {
         return less_than_generic(num_vars, block, bound);
