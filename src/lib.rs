@@ -9,5 +9,9 @@
 //!   (`.bdd`, `.tuples`, map files, Soufflé-style TSV).
 
 pub mod bdd;
+pub mod classfile;
+pub mod classpath;
 pub mod datalog;
+pub mod facts;
 pub mod io;
+pub mod ir;

@@ -1,9 +1,10 @@
 //! The `refract` command line.
 
-use anyhow::{Context, Result};
+mod cli;
+
+use anyhow::Result;
 use clap::{Parser, Subcommand};
-use refract::datalog::{parser::parse_file, resolve::resolve, solver::Solver};
-use std::io::Write;
+use refract::classpath::jdk::JdkChoice;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -42,6 +43,33 @@ enum Command {
         #[arg(long)]
         stats: bool,
     },
+    /// Build a program database from Java bytecode.
+    ///
+    /// Reads jars, jmods, class directories and .class files (the first
+    /// definition of a class wins), plus the JDK's jmods, and writes the
+    /// input relations of the pointer and reflection analyses: maps
+    /// (V.map, H.map, ...), one .tuples file per relation, and schema.dl.
+    /// Classes that cannot be read are reported and skipped.
+    ///
+    /// Examples:
+    ///   refract facts app.jar -o app.db
+    ///   refract facts build/classes lib/*.jar --jdk none -o app.db
+    ///   refract facts app.jar --jdk /usr/lib/jvm/java-17-openjdk-amd64 -o app.db
+    #[command(verbatim_doc_comment)]
+    Facts {
+        /// Jars, jmods, class directories or class files.
+        #[arg(required = true)]
+        classpath: Vec<PathBuf>,
+        /// The JDK: auto ($JAVA_HOME, else `java` on PATH), none, or a JDK home.
+        #[arg(long, default_value = "auto")]
+        jdk: JdkChoice,
+        /// The database directory to write.
+        #[arg(short = 'o', long = "output")]
+        output: PathBuf,
+        /// Print no progress or summary.
+        #[arg(short, long)]
+        quiet: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -62,71 +90,12 @@ fn run(cli: Cli) -> Result<()> {
             facts,
             output,
             stats,
-        } => run_program(program, facts, output, stats),
-    }
-}
-
-fn run_program(
-    program: PathBuf,
-    facts: Option<PathBuf>,
-    output: Option<PathBuf>,
-    stats: bool,
-) -> Result<()> {
-    let parsed = parse_file(&program)?;
-    for note in &parsed.notes {
-        eprintln!("{note}");
-    }
-    let prog = resolve(&parsed)?;
-    let mut solver = Solver::new(prog)?;
-    let t = std::time::Instant::now();
-    solver.load_inputs(facts.as_deref())?;
-    let load_time = t.elapsed();
-    solver.solve()?;
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    solver.print_results(&mut out)?;
-    out.flush()?;
-    if let Some(dir) = &output {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        solver.write_outputs(dir, true)?;
-    } else {
-        let base = solver.prog.base_dir.clone();
-        solver.write_outputs(&base, false)?;
-    }
-    if stats {
-        print_stats(&solver, load_time);
-    }
-    Ok(())
-}
-
-fn print_stats(solver: &Solver, load_time: std::time::Duration) {
-    eprintln!("variable order: {}", solver.layout.describe_order());
-    eprintln!(
-        "load: {:.3}s  solve: {:.3}s",
-        load_time.as_secs_f64(),
-        solver.stats.time.as_secs_f64()
-    );
-    eprintln!("{:>9} {:>6} {:>9}  rule", "time(s)", "evals", "max nodes");
-    let mut order: Vec<usize> = (0..solver.prog.rules.len()).collect();
-    order.sort_by(|a, b| {
-        solver.stats.rules[*b]
-            .time
-            .cmp(&solver.stats.rules[*a].time)
-    });
-    for i in order {
-        let s = &solver.stats.rules[i];
-        if s.evaluations == 0 {
-            continue;
-        }
-        let r = &solver.prog.rules[i];
-        eprintln!(
-            "{:>9.3} {:>6} {:>9}  {}:{} {}",
-            s.time.as_secs_f64(),
-            s.evaluations,
-            s.max_nodes,
-            r.loc.file.display(),
-            r.loc.line,
-            r.text
-        );
+        } => cli::run::run_program(program, facts, output, stats),
+        Command::Facts {
+            classpath,
+            jdk,
+            output,
+            quiet,
+        } => cli::facts::facts(&classpath, &jdk, &output, quiet),
     }
 }

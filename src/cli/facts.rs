@@ -1,0 +1,69 @@
+//! `refract facts`: class path to program database.
+
+use super::progress::ProgressLine;
+use anyhow::{bail, Context, Result};
+use refract::classpath::jdk::{jmods, JdkChoice};
+use refract::classpath::ClassPath;
+use refract::facts::write::write_database;
+use refract::facts::{generate, Progress};
+use std::path::{Path, PathBuf};
+
+/// How many unreadable classes to list before summarising the rest.
+const SHOWN_PROBLEMS: usize = 20;
+
+/// Builds the database of `classpath` (+ the JDK) into `output`.
+pub fn facts(classpath: &[PathBuf], jdk: &JdkChoice, output: &Path, quiet: bool) -> Result<()> {
+    let mut cp = ClassPath::default();
+    for p in classpath {
+        if !p.exists() {
+            bail!("{}: no such file or directory", p.display());
+        }
+        cp.push_application(p.clone());
+    }
+    for j in jmods(jdk)? {
+        cp.push_library(j);
+    }
+    let bar = ProgressLine::new(quiet);
+    let start = std::time::Instant::now();
+    let facts = generate(&cp, &|p| match p {
+        Progress::Read(n) => bar.show("reading", n, n),
+        Progress::Translated(d, t) => bar.show("translating", d, t),
+    });
+    bar.finish();
+    let summary = write_database(&facts.builder, output)
+        .with_context(|| format!("cannot write the database {}", output.display()))?;
+    for (k, p) in facts.problems.iter().enumerate() {
+        if k == SHOWN_PROBLEMS {
+            eprintln!(
+                "warning: ... and {} more",
+                facts.problems.len() - SHOWN_PROBLEMS
+            );
+            break;
+        }
+        eprintln!("warning: skipped {p}");
+    }
+    if quiet {
+        return Ok(());
+    }
+    let st = &facts.builder.stats;
+    println!(
+        "{} classes ({} application, {} library), {} methods with code, {} skipped, {} duplicate, {:.2}s",
+        st.classes.0 + st.classes.1,
+        st.classes.0,
+        st.classes.1,
+        st.methods_with_code,
+        facts.problems.len(),
+        facts.duplicates,
+        start.elapsed().as_secs_f64()
+    );
+    println!("wrote {}", output.display());
+    println!("domains:");
+    for (d, n) in &summary.domains {
+        println!("  {d:<5} {n:>10}");
+    }
+    println!("relations:");
+    for (r, n) in &summary.relations {
+        println!("  {r:<19} {n:>10}");
+    }
+    Ok(())
+}

@@ -1,0 +1,5 @@
+//! The subcommands of the `refract` binary.
+
+pub mod facts;
+pub mod progress;
+pub mod run;

@@ -1,0 +1,899 @@
+//! Turning classes and their IR into tuples over the program domains.
+
+use super::hierarchy::{ClassNode, FieldEntry, Hierarchy, MethodEntry};
+use super::intern::Interner;
+use super::schema::MODIFIERS;
+use crate::classfile::descriptor::{
+    escape_string, field_signature, field_type, is_reference, method_desc, method_signature,
+    subsignature, MethodDesc,
+};
+use crate::classfile::model::{access, ClassInfo, Code, MemberRef};
+use crate::ir::{ConcatPart, Invoke, InvokeKind, MethodIr, Stmt};
+use fxhash::FxHashMap;
+
+/// The relations, in the order of [`super::schema::RELATIONS`].
+#[allow(missing_docs)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum R {
+    VP0,
+    A,
+    L,
+    S,
+    VT,
+    HT,
+    AT,
+    Subtype,
+    Cha,
+    Actual,
+    Formal,
+    Iret,
+    Mret,
+    Ithr,
+    Mthr,
+    IE0,
+    MI,
+    MV,
+    MH,
+    Cast,
+    Concat,
+    StringConst,
+    StringType,
+    StringMethod,
+    StringField,
+    ClassObject,
+    ClassConst,
+    DeclaresMethod,
+    DeclaresField,
+    MethodSig,
+    MethodModifier,
+    FieldModifier,
+    ClassModifier,
+    FieldType,
+    MethodRet,
+    Constructor,
+    DefaultConstructor,
+    Clinit,
+    MainMethod,
+    EntryPoint,
+    ApplicationMethod,
+    Iloc,
+}
+
+/// The number of relations.
+pub const RELATION_COUNT: usize = R::Iloc as usize + 1;
+
+/// Methods the JVM itself calls during start-up, shutdown, class loading
+/// and finalisation (after Soot's and Doop's implicit entry points).
+pub const JDK_ENTRY_POINTS: &[&str] = &[
+    "<java.lang.System: void initPhase1()>",
+    "<java.lang.System: int initPhase2(boolean,boolean)>",
+    "<java.lang.System: void initPhase3()>",
+    "<java.lang.System: void initializeSystemClass()>",
+    "<java.lang.ThreadGroup: void <init>()>",
+    "<java.lang.ThreadGroup: void <init>(java.lang.ThreadGroup,java.lang.String)>",
+    "<java.lang.ThreadGroup: void uncaughtException(java.lang.Thread,java.lang.Throwable)>",
+    "<java.lang.Thread: void <init>(java.lang.ThreadGroup,java.lang.Runnable)>",
+    "<java.lang.Thread: void <init>(java.lang.ThreadGroup,java.lang.String)>",
+    "<java.lang.Thread: void exit()>",
+    "<java.lang.Thread: void dispatchUncaughtException(java.lang.Throwable)>",
+    "<java.lang.ClassLoader: void <init>()>",
+    "<java.lang.ClassLoader: java.lang.Class loadClass(java.lang.String)>",
+    "<java.lang.ClassLoader: java.lang.Class loadClassInternal(java.lang.String)>",
+    "<java.lang.ClassLoader: void checkPackageAccess(java.lang.Class,java.security.ProtectionDomain)>",
+    "<java.lang.ClassLoader: void addClass(java.lang.Class)>",
+    "<java.lang.ClassLoader: long findNative(java.lang.ClassLoader,java.lang.String)>",
+    "<java.lang.ClassLoader: java.lang.ClassLoader getSystemClassLoader()>",
+    "<java.security.PrivilegedActionException: void <init>(java.lang.Exception)>",
+    "<java.lang.ref.Finalizer: void runFinalizer(jdk.internal.access.JavaLangAccess)>",
+    "<java.lang.ref.Finalizer: void register(java.lang.Object)>",
+    "<java.lang.Shutdown: void shutdown()>",
+    "<java.lang.Shutdown: void exit(int)>",
+    "<sun.launcher.LauncherHelper: java.lang.Class checkAndLoadMain(boolean,int,java.lang.String)>",
+];
+
+/// How an invocation site is named in the `I` map.
+struct SiteName {
+    method: u32,
+    bci: u32,
+    line: u32,
+    kind: &'static str,
+    target: u32,
+}
+
+/// Counts of what the translation met, for the summary.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FactStats {
+    /// Classes, by origin: (application, library).
+    pub classes: (usize, usize),
+    /// Methods translated from bytecode.
+    pub methods_with_code: usize,
+    /// Natives given a model.
+    pub modelled_natives: usize,
+    /// Lambdas and method references.
+    pub lambdas: usize,
+    /// String concatenations.
+    pub concats: usize,
+    /// Other invokedynamic sites (results unknown).
+    pub unknown_dynamic: usize,
+    /// Method references that resolved to no declared method.
+    pub phantom_methods: usize,
+    /// Field references that resolved to no declared field.
+    pub phantom_fields: usize,
+}
+
+/// The domains and relations being built.
+pub struct FactsBuilder {
+    /// The hierarchy of every declared (and synthesised) class.
+    pub hierarchy: Hierarchy,
+    /// T
+    pub types: Interner,
+    /// M
+    pub methods: Interner,
+    /// F
+    pub fields: Interner,
+    /// N
+    pub names: Interner,
+    /// H
+    pub heaps: Vec<String>,
+    /// MOD
+    pub modifiers: Interner,
+    string_heaps: FxHashMap<String, u32>,
+    class_heaps: FxHashMap<u32, u32>,
+    /// V: (method or `u32::MAX` for globals, local name).
+    vars: Vec<(u32, Box<str>)>,
+    sites: Vec<SiteName>,
+    /// The tuples of each relation, flattened.
+    pub rels: Vec<Vec<u32>>,
+    /// Largest argument position, bytecode index and line seen.
+    pub max_z: u32,
+    /// Largest bytecode index.
+    pub max_bci: u32,
+    /// Largest line.
+    pub max_line: u32,
+    lambda_counter: FxHashMap<u32, u32>,
+    /// Classes declared, in order, with whether they are library classes.
+    pub declared: Vec<(u32, bool)>,
+    /// Statistics.
+    pub stats: FactStats,
+}
+
+/// V 0: the base variable of static field accesses.
+pub const GLOBAL_VAR: u32 = 0;
+/// H 0: the object `<global>` points to.
+pub const GLOBAL_HEAP: u32 = 0;
+/// F 0: array elements.
+pub const ARRAY_FIELD: u32 = 0;
+/// N 0: calls that are not dispatched.
+pub const DIRECT_NAME: u32 = 0;
+
+impl Default for FactsBuilder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl FactsBuilder {
+    /// An empty builder with the special elements in place.
+    pub fn new() -> Self {
+        let mut b = FactsBuilder {
+            hierarchy: Hierarchy::default(),
+            types: Interner::default(),
+            methods: Interner::default(),
+            fields: Interner::with(&["[]"]),
+            names: Interner::with(&["<direct>"]),
+            heaps: vec!["<global>".to_string()],
+            modifiers: Interner::with(MODIFIERS),
+            string_heaps: FxHashMap::default(),
+            class_heaps: FxHashMap::default(),
+            vars: vec![(u32::MAX, "<global>".into())],
+            sites: Vec::new(),
+            rels: vec![Vec::new(); RELATION_COUNT],
+            max_z: 0,
+            max_bci: 0,
+            max_line: 0,
+            lambda_counter: FxHashMap::default(),
+            declared: Vec::new(),
+            stats: FactStats::default(),
+        };
+        let object = b.types.intern("java.lang.Object");
+        b.add(R::VP0, &[GLOBAL_VAR, GLOBAL_HEAP]);
+        b.add(R::HT, &[GLOBAL_HEAP, object]);
+        b.add(R::VT, &[GLOBAL_VAR, object]);
+        b
+    }
+
+    /// Adds a tuple.
+    pub fn add(&mut self, r: R, t: &[u32]) {
+        self.rels[r as usize].extend_from_slice(t);
+    }
+
+    fn modifiers_of(&mut self, r: R, x: u32, flags: u16, is_class: bool, is_field: bool) {
+        let table: &[(u16, &str)] = &[
+            (access::PUBLIC, "public"),
+            (access::PRIVATE, "private"),
+            (access::PROTECTED, "protected"),
+            (access::STATIC, "static"),
+            (access::FINAL, "final"),
+            (0x1000, "synthetic"),
+        ];
+        for &(bit, name) in table {
+            if flags & bit != 0 {
+                let m = self.modifiers.intern(name);
+                self.add(r, &[x, m]);
+            }
+        }
+        let extra: &[(u16, &str)] = if is_class {
+            &[
+                (access::INTERFACE, "interface"),
+                (access::ABSTRACT, "abstract"),
+                (0x4000, "enum"),
+                (0x2000, "annotation"),
+            ]
+        } else if is_field {
+            &[
+                (0x0040, "volatile"),
+                (0x0080, "transient"),
+                (0x4000, "enum"),
+            ]
+        } else {
+            &[
+                (0x0020, "synchronized"),
+                (access::NATIVE, "native"),
+                (access::ABSTRACT, "abstract"),
+            ]
+        };
+        for &(bit, name) in extra {
+            if flags & bit != 0 {
+                let m = self.modifiers.intern(name);
+                self.add(r, &[x, m]);
+            }
+        }
+    }
+
+    /// Declares a class: its type, members, modifiers and hierarchy
+    /// edges. Returns `false` (and does nothing) when a class of that name
+    /// was declared before (the first on the class path wins).
+    pub fn declare_class(&mut self, c: &ClassInfo, is_library: bool) -> bool {
+        if self.hierarchy.get(&c.name).is_some() {
+            return false;
+        }
+        let t = self.types.intern(&c.name);
+        self.declared.push((t, is_library));
+        if is_library {
+            self.stats.classes.1 += 1;
+        } else {
+            self.stats.classes.0 += 1;
+        }
+        self.modifiers_of(R::ClassModifier, t, c.access, true, false);
+        let mut methods = Vec::with_capacity(c.methods.len());
+        for m in &c.methods {
+            let Some(desc) = method_desc(&m.desc) else {
+                continue;
+            };
+            let id = self
+                .methods
+                .intern(&method_signature(&c.name, &m.name, &desc));
+            let key = self.names.intern(&subsignature(&m.name, &desc));
+            methods.push(MethodEntry {
+                name: m.name.clone(),
+                desc: m.desc.clone(),
+                access: m.access,
+                id,
+                key,
+            });
+            self.add(R::DeclaresMethod, &[t, id]);
+            self.add(R::MethodSig, &[id, key]);
+            let rt = self.types.intern(&desc.ret);
+            self.add(R::MethodRet, &[id, rt]);
+            self.modifiers_of(R::MethodModifier, id, m.access, false, false);
+            if !is_library {
+                self.add(R::ApplicationMethod, &[id]);
+            }
+            match m.name.as_str() {
+                "<init>" => {
+                    self.add(R::Constructor, &[t, id]);
+                    if desc.params.is_empty() {
+                        self.add(R::DefaultConstructor, &[t, id]);
+                    }
+                }
+                "<clinit>" => self.add(R::Clinit, &[t, id]),
+                "main"
+                    if m.desc == "([Ljava/lang/String;)V"
+                        && m.access & (access::PUBLIC | access::STATIC)
+                            == access::PUBLIC | access::STATIC =>
+                {
+                    self.add(R::MainMethod, &[id])
+                }
+                _ => {}
+            }
+        }
+        let mut fields = Vec::with_capacity(c.fields.len());
+        for f in &c.fields {
+            let Some((ty, "")) = field_type(&f.desc) else {
+                continue;
+            };
+            let id = self.fields.intern(&field_signature(&c.name, &f.name, &ty));
+            fields.push(FieldEntry {
+                name: f.name.clone(),
+                desc: f.desc.clone(),
+                access: f.access,
+                id,
+            });
+            self.add(R::DeclaresField, &[t, id]);
+            let ft = self.types.intern(&ty);
+            self.add(R::FieldType, &[id, ft]);
+            self.modifiers_of(R::FieldModifier, id, f.access, false, true);
+        }
+        for s in c.super_name.iter().chain(&c.interfaces) {
+            let st = self.types.intern(s);
+            self.add(R::Subtype, &[t, st]);
+        }
+        self.hierarchy.add(ClassNode {
+            name: c.name.clone(),
+            super_name: c.super_name.clone(),
+            interfaces: c.interfaces.clone(),
+            access: c.access,
+            methods,
+            fields,
+        })
+    }
+
+    fn new_var(&mut self, m: u32, local: &str, ty: &str) -> u32 {
+        let v = self.vars.len() as u32;
+        self.vars.push((m, local.into()));
+        if is_reference(ty) {
+            let t = self.types.intern(ty);
+            self.add(R::VT, &[v, t]);
+        }
+        self.add(R::MV, &[m, v]);
+        v
+    }
+
+    fn new_heap(&mut self, m: Option<u32>, name: String, ty: &str) -> u32 {
+        let h = self.heaps.len() as u32;
+        self.heaps.push(name);
+        let t = self.types.intern(ty);
+        self.add(R::HT, &[h, t]);
+        if let Some(m) = m {
+            self.add(R::MH, &[m, h]);
+        }
+        h
+    }
+
+    /// The heap object of a string constant (one per distinct text).
+    pub fn string_heap(&mut self, text: &str) -> u32 {
+        if let Some(&h) = self.string_heaps.get(text) {
+            return h;
+        }
+        let h = self.new_heap(
+            None,
+            format!("\"{}\"", escape_string(text)),
+            "java.lang.String",
+        );
+        self.string_heaps.insert(text.to_string(), h);
+        self.add(R::StringConst, &[h]);
+        h
+    }
+
+    /// The `java.lang.Class` object of a type.
+    pub fn class_heap(&mut self, ty: &str) -> u32 {
+        let t = self.types.intern(ty);
+        if let Some(&h) = self.class_heaps.get(&t) {
+            return h;
+        }
+        let h = self.new_heap(None, format!("<class {ty}>"), "java.lang.Class");
+        self.class_heaps.insert(t, h);
+        self.add(R::ClassObject, &[h, t]);
+        h
+    }
+
+    fn method_ref(&mut self, r: &MemberRef, kind: InvokeKind) -> Option<(u32, MethodDesc, bool)> {
+        let desc = method_desc(&r.desc)?;
+        let resolved = self.hierarchy.resolve_method(&r.class, &r.name, &r.desc);
+        let id = match resolved {
+            Some(id) => id,
+            None => {
+                self.stats.phantom_methods += 1;
+                self.methods
+                    .intern(&method_signature(&r.class, &r.name, &desc))
+            }
+        };
+        let _ = kind;
+        Some((id, desc, resolved.is_some()))
+    }
+
+    fn field_ref(&mut self, r: &MemberRef) -> u32 {
+        match self.hierarchy.resolve_field(&r.class, &r.name, &r.desc) {
+            Some(f) => f,
+            None => {
+                self.stats.phantom_fields += 1;
+                let ty = field_type(&r.desc).map_or_else(|| "?".to_string(), |(t, _)| t);
+                self.fields.intern(&field_signature(&r.class, &r.name, &ty))
+            }
+        }
+    }
+
+    /// Emits the facts of one method body.
+    pub fn emit_method(&mut self, class: &str, m: u32, ir: &MethodIr, code: Option<&Code>) {
+        let msig = self.methods.name(m).to_string();
+        let base = self.vars.len() as u32;
+        for vi in &ir.vars {
+            self.new_var(m, &vi.name, &vi.ty);
+        }
+        let g = |v: u32| base + v;
+        for (k, p) in ir.params.iter().enumerate() {
+            if let Some(p) = p {
+                self.add(R::Formal, &[m, k as u32, g(*p)]);
+                self.max_z = self.max_z.max(k as u32);
+            }
+        }
+        if let Some(r) = ir.ret {
+            self.add(R::Mret, &[m, g(r)]);
+        }
+        self.add(R::Mthr, &[m, g(ir.thrown)]);
+        let line_of = |bci: u32| code.map_or(0, |c| c.line_of(bci));
+        let mut synthetic_sites = 0u32;
+        for s in &ir.stmts {
+            match s {
+                Stmt::New {
+                    bci,
+                    level,
+                    dst,
+                    ty,
+                } => {
+                    let line = line_of(*bci);
+                    let lv = if *level > 0 {
+                        format!("/{level}")
+                    } else {
+                        String::new()
+                    };
+                    let h =
+                        self.new_heap(Some(m), format!("{msig}[{bci}@L{line}{lv}] new {ty}"), ty);
+                    self.add(R::VP0, &[g(*dst), h]);
+                }
+                Stmt::StringConst { dst, text } => {
+                    let h = self.string_heap(text);
+                    self.add(R::VP0, &[g(*dst), h]);
+                }
+                Stmt::ClassConst { dst, ty } => {
+                    let h = self.class_heap(ty);
+                    let t = self.types.intern(ty);
+                    self.add(R::VP0, &[g(*dst), h]);
+                    self.add(R::ClassConst, &[g(*dst), t]);
+                }
+                Stmt::Assign { dst, src } => self.add(R::A, &[g(*dst), g(*src)]),
+                Stmt::Cast { dst, ty, src, .. } => {
+                    let t = self.types.intern(ty);
+                    self.add(R::A, &[g(*dst), g(*src)]);
+                    self.add(R::Cast, &[g(*dst), t, g(*src)]);
+                }
+                Stmt::Load { dst, base, field } => {
+                    let f = self.field_ref(field);
+                    self.add(R::L, &[g(*base), f, g(*dst)]);
+                }
+                Stmt::Store { base, field, src } => {
+                    let f = self.field_ref(field);
+                    self.add(R::S, &[g(*base), f, g(*src)]);
+                }
+                Stmt::StaticLoad { dst, field } => {
+                    let f = self.field_ref(field);
+                    self.add(R::L, &[GLOBAL_VAR, f, g(*dst)]);
+                }
+                Stmt::StaticStore { field, src } => {
+                    let f = self.field_ref(field);
+                    self.add(R::S, &[GLOBAL_VAR, f, g(*src)]);
+                }
+                Stmt::ArrayLoad { dst, base } => self.add(R::L, &[g(*base), ARRAY_FIELD, g(*dst)]),
+                Stmt::ArrayStore { base, src } => self.add(R::S, &[g(*base), ARRAY_FIELD, g(*src)]),
+                Stmt::Invoke(inv) => {
+                    let bci = if code.is_some() {
+                        inv.bci
+                    } else {
+                        synthetic_sites += 1;
+                        synthetic_sites - 1
+                    };
+                    self.emit_invoke(m, inv, bci, line_of(inv.bci), base, g(ir.thrown));
+                }
+                Stmt::Concat { bci, dst, parts } => {
+                    self.stats.concats += 1;
+                    let line = line_of(*bci);
+                    let h = self.new_heap(
+                        Some(m),
+                        format!("{msig}[{bci}@L{line}] concat"),
+                        "java.lang.String",
+                    );
+                    self.add(R::VP0, &[g(*dst), h]);
+                    for (k, p) in parts.iter().enumerate() {
+                        let src = match p {
+                            ConcatPart::Var(v) => g(*v),
+                            ConcatPart::Const(text) => {
+                                let v = self.new_var(
+                                    m,
+                                    &format!("concat@{bci}#{k}"),
+                                    "java.lang.String",
+                                );
+                                let sh = self.string_heap(text);
+                                self.add(R::VP0, &[v, sh]);
+                                v
+                            }
+                        };
+                        self.add(R::Concat, &[g(*dst), src]);
+                    }
+                }
+                Stmt::Lambda {
+                    bci,
+                    dst,
+                    iface,
+                    sam_name,
+                    sam_desc,
+                    impl_kind,
+                    implementation,
+                    captured,
+                } => {
+                    self.stats.lambdas += 1;
+                    let caps: Vec<Option<u32>> = captured.iter().map(|c| c.map(g)).collect();
+                    self.emit_lambda(
+                        class,
+                        m,
+                        *bci,
+                        line_of(*bci),
+                        g(*dst),
+                        iface,
+                        sam_name,
+                        sam_desc,
+                        *impl_kind,
+                        implementation,
+                        &caps,
+                    );
+                }
+                Stmt::UnknownDynamic { .. } => self.stats.unknown_dynamic += 1,
+            }
+        }
+    }
+
+    fn emit_invoke(&mut self, m: u32, inv: &Invoke, bci: u32, line: u32, base: u32, thrown: u32) {
+        let g = |v: u32| base + v;
+        let Some((target, desc, resolved)) = self.method_ref(&inv.target, inv.kind) else {
+            return;
+        };
+        let i = self.sites.len() as u32;
+        // Calls to private methods through invokevirtual/invokeinterface
+        // (nestmates, Java 11+) are bound statically too.
+        let private = resolved
+            && self.hierarchy.get(&inv.target.class).is_some_and(|c| {
+                c.methods
+                    .iter()
+                    .any(|e| e.id == target && e.access & access::PRIVATE != 0)
+            });
+        let direct = matches!(inv.kind, InvokeKind::Static | InvokeKind::Special) || private;
+        self.sites.push(SiteName {
+            method: m,
+            bci,
+            line,
+            kind: inv.kind.mnemonic(),
+            target,
+        });
+        let name = if direct {
+            self.add(R::IE0, &[i, target]);
+            DIRECT_NAME
+        } else {
+            self.names.intern(&subsignature(&inv.target.name, &desc))
+        };
+        self.add(R::MI, &[m, i, name]);
+        let shift = u32::from(inv.kind != InvokeKind::Static);
+        if let Some(r) = inv.receiver {
+            self.add(R::Actual, &[i, 0, g(r)]);
+        }
+        for (k, a) in inv.args.iter().enumerate() {
+            if let Some(a) = a {
+                let z = k as u32 + shift;
+                self.max_z = self.max_z.max(z);
+                self.add(R::Actual, &[i, z, g(*a)]);
+            }
+        }
+        if let Some(r) = inv.result {
+            self.add(R::Iret, &[i, g(r)]);
+        }
+        self.add(R::Ithr, &[i, inv.exception.map_or(thrown, g)]);
+        self.max_bci = self.max_bci.max(bci);
+        self.max_line = self.max_line.max(line);
+        self.add(R::Iloc, &[i, m, bci, line]);
+    }
+
+    /// A lambda or method reference: a synthetic class implementing the
+    /// functional interface, with one field per captured value and a
+    /// method that calls the implementation.
+    #[allow(clippy::too_many_arguments)]
+    fn emit_lambda(
+        &mut self,
+        class: &str,
+        m: u32,
+        bci: u32,
+        line: u32,
+        dst: u32,
+        iface: &str,
+        sam_name: &str,
+        sam_desc: &str,
+        impl_kind: u8,
+        implementation: &MemberRef,
+        captured: &[Option<u32>],
+    ) {
+        let Some(sam) = method_desc(sam_desc) else {
+            return;
+        };
+        let caller_t = self.types.intern(class);
+        let n = self.lambda_counter.entry(caller_t).or_insert(0);
+        let lname = format!("{class}$$Lambda${n}");
+        *n += 1;
+        let lt = self.types.intern(&lname);
+        let object = self.types.intern("java.lang.Object");
+        let it = self.types.intern(iface);
+        self.add(R::Subtype, &[lt, object]);
+        self.add(R::Subtype, &[lt, it]);
+        let flags = access::FINAL | 0x1000;
+        self.modifiers_of(R::ClassModifier, lt, flags, true, false);
+        // Fields for captured values.
+        let mut fields = Vec::new();
+        for k in 0..captured.len() {
+            let id = self.fields.intern(&field_signature(
+                &lname,
+                &format!("cap{k}"),
+                "java.lang.Object",
+            ));
+            fields.push(FieldEntry {
+                name: format!("cap{k}"),
+                desc: "Ljava/lang/Object;".into(),
+                access: access::PRIVATE | access::FINAL,
+                id,
+            });
+            self.add(R::DeclaresField, &[lt, id]);
+            self.add(R::FieldType, &[id, object]);
+        }
+        let msig = method_signature(&lname, sam_name, &sam);
+        let lm = self.methods.intern(&msig);
+        let key = self.names.intern(&subsignature(sam_name, &sam));
+        self.add(R::DeclaresMethod, &[lt, lm]);
+        self.add(R::MethodSig, &[lm, key]);
+        let rt = self.types.intern(&sam.ret);
+        self.add(R::MethodRet, &[lm, rt]);
+        self.modifiers_of(R::MethodModifier, lm, access::PUBLIC | 0x1000, false, false);
+        self.hierarchy.add(ClassNode {
+            name: lname.clone(),
+            super_name: Some("java.lang.Object".into()),
+            interfaces: vec![iface.to_string()],
+            access: flags,
+            methods: vec![MethodEntry {
+                name: sam_name.to_string(),
+                desc: sam_desc.to_string(),
+                access: access::PUBLIC,
+                id: lm,
+                key,
+            }],
+            fields: fields.clone(),
+        });
+        // The allocation at the call site, storing captured values.
+        let csig = self.methods.name(m).to_string();
+        let h = self.new_heap(
+            Some(m),
+            format!("{csig}[{bci}@L{line}] new {lname}"),
+            &lname,
+        );
+        self.add(R::VP0, &[dst, h]);
+        for (k, c) in captured.iter().enumerate() {
+            if let Some(v) = c {
+                self.add(R::S, &[dst, fields[k].id, *v]);
+            }
+        }
+        // The synthetic method's body.
+        let mut ir = MethodIr::skeleton(false, &lname, &sam.params, &sam.ret);
+        let this = ir.params[0].unwrap_or(0);
+        let mut args: Vec<Option<u32>> = Vec::new();
+        for (k, c) in captured.iter().enumerate() {
+            args.push(c.map(|_| {
+                let v = ir.new_var(format!("cap{k}"), "java.lang.Object");
+                ir.stmts.push(Stmt::Load {
+                    dst: v,
+                    base: this,
+                    field: MemberRef {
+                        class: lname.clone(),
+                        name: format!("cap{k}"),
+                        desc: "Ljava/lang/Object;".into(),
+                        interface: false,
+                    },
+                });
+                v
+            }));
+        }
+        args.extend(ir.params[1..].iter().copied());
+        let Some(idesc) = method_desc(&implementation.desc) else {
+            return;
+        };
+        let (kind, receiver, rest): (InvokeKind, Option<u32>, Vec<Option<u32>>) = match impl_kind {
+            6 => (InvokeKind::Static, None, args),
+            8 => {
+                let obj = ir.new_var("new", implementation.class.clone());
+                ir.stmts.push(Stmt::New {
+                    bci: 0,
+                    level: 0,
+                    dst: obj,
+                    ty: implementation.class.clone(),
+                });
+                if let Some(r) = ir.ret {
+                    ir.stmts.push(Stmt::Assign { dst: r, src: obj });
+                }
+                (InvokeKind::Special, Some(obj), args)
+            }
+            k => {
+                let kind = match k {
+                    7 => InvokeKind::Special,
+                    9 => InvokeKind::Interface,
+                    _ => InvokeKind::Virtual,
+                };
+                let recv = args.first().copied().flatten();
+                (kind, recv, args.into_iter().skip(1).collect())
+            }
+        };
+        let mut rest = rest;
+        rest.resize(idesc.params.len(), None);
+        for (a, p) in rest.iter_mut().zip(&idesc.params) {
+            if !is_reference(p) {
+                *a = None;
+            }
+        }
+        let result = if impl_kind != 8 && is_reference(&idesc.ret) {
+            let r = ir.new_var("result", idesc.ret.clone());
+            if let Some(ret) = ir.ret {
+                ir.stmts.push(Stmt::Assign { dst: ret, src: r });
+            }
+            Some(r)
+        } else {
+            None
+        };
+        ir.stmts.push(Stmt::Invoke(Invoke {
+            bci: 0,
+            kind,
+            target: implementation.clone(),
+            receiver,
+            args: rest,
+            result,
+            exception: None,
+        }));
+        self.emit_method(&lname, lm, &ir, None);
+    }
+
+    /// Adds the global relations once every class is declared: subtyping
+    /// (`aT`), dispatch (`cha`), class objects, the strings that name
+    /// types, methods and fields, and the JDK's entry points.
+    pub fn finish(&mut self) {
+        // Dispatch for every concrete class (and arrays, which dispatch as
+        // Object).
+        let n_types = self.types.len();
+        for t in 0..n_types as u32 {
+            let name = self.types.name(t).to_string();
+            if !is_reference(&name) {
+                continue;
+            }
+            for s in self.hierarchy.all_supertypes(&name) {
+                let st = self.types.intern(&s);
+                self.add(R::AT, &[st, t]);
+            }
+            let concrete = if name.ends_with("[]") {
+                true
+            } else {
+                self.hierarchy
+                    .get(&name)
+                    .is_some_and(ClassNode::is_concrete)
+            };
+            if concrete {
+                let table_class = if name.ends_with("[]") {
+                    "java.lang.Object"
+                } else {
+                    name.as_str()
+                };
+                let table = self.hierarchy.dispatch_table(table_class);
+                let mut entries: Vec<(u32, u32)> = table.iter().map(|(&k, &v)| (k, v)).collect();
+                entries.sort_unstable();
+                for (k, mm) in entries {
+                    self.add(R::Cha, &[t, k, mm]);
+                }
+            }
+        }
+        // Types created while computing supertypes (array supertypes).
+        for t in n_types as u32..self.types.len() as u32 {
+            let name = self.types.name(t).to_string();
+            for s in self.hierarchy.all_supertypes(&name) {
+                let st = self.types.intern(&s);
+                self.add(R::AT, &[st, t]);
+            }
+        }
+        // Class objects for every declared class.
+        for k in 0..self.declared.len() {
+            let t = self.declared[k].0;
+            let name = self.types.name(t).to_string();
+            self.class_heap(&name);
+        }
+        // Strings that name types, methods and fields.
+        let mut by_method_name: FxHashMap<String, Vec<u32>> = FxHashMap::default();
+        for c in self.hierarchy.names() {
+            if let Some(cn) = self.hierarchy.get(c) {
+                for m in &cn.methods {
+                    by_method_name.entry(m.name.clone()).or_default().push(m.id);
+                }
+            }
+        }
+        let mut by_field_name: FxHashMap<String, Vec<u32>> = FxHashMap::default();
+        for c in self.hierarchy.names() {
+            if let Some(cn) = self.hierarchy.get(c) {
+                for f in &cn.fields {
+                    by_field_name.entry(f.name.clone()).or_default().push(f.id);
+                }
+            }
+        }
+        let mut strings: Vec<(String, u32)> = self
+            .string_heaps
+            .iter()
+            .map(|(s, &h)| (s.clone(), h))
+            .collect();
+        strings.sort_unstable_by_key(|(_, h)| *h);
+        for (s, h) in strings {
+            if self.hierarchy.get(&s).is_some() {
+                if let Some(t) = self.types.get(&s) {
+                    self.add(R::StringType, &[h, t]);
+                }
+            }
+            if let Some(ms) = by_method_name.get(&s) {
+                let mut ms = ms.clone();
+                ms.sort_unstable();
+                for m in ms {
+                    self.add(R::StringMethod, &[h, m]);
+                }
+            }
+            if let Some(fs) = by_field_name.get(&s) {
+                let mut fs = fs.clone();
+                fs.sort_unstable();
+                for f in fs {
+                    self.add(R::StringField, &[h, f]);
+                }
+            }
+        }
+        for e in JDK_ENTRY_POINTS {
+            if let Some(m) = self.methods.get(e) {
+                self.add(R::EntryPoint, &[m]);
+            }
+        }
+    }
+
+    /// The name of variable `v` for the `V` map.
+    pub fn var_name(&self, v: u32) -> String {
+        let (m, local) = &self.vars[v as usize];
+        if *m == u32::MAX {
+            local.to_string()
+        } else {
+            format!("{}/{}", self.methods.name(*m), local)
+        }
+    }
+
+    /// Number of variables.
+    pub fn var_count(&self) -> usize {
+        self.vars.len()
+    }
+
+    /// Number of invocation sites.
+    pub fn site_count(&self) -> usize {
+        self.sites.len()
+    }
+
+    /// The name of invocation site `i` for the `I` map:
+    /// `<caller>[bci@Lline] invokekind <target>`.
+    pub fn site_name(&self, i: u32) -> String {
+        let s = &self.sites[i as usize];
+        format!(
+            "{}[{}@L{}] {} {}",
+            self.methods.name(s.method),
+            s.bci,
+            s.line,
+            s.kind,
+            self.methods.name(s.target)
+        )
+    }
+}

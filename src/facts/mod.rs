@@ -1,0 +1,151 @@
+//! Fact generation: from a class path to the input relations of the
+//! program database.
+//!
+//! [`generate`] reads the class path, parses every class (in parallel),
+//! declares them all ([`extract::FactsBuilder::declare_class`]), lowers
+//! method bodies to IR in parallel batches and emits their tuples, and
+//! finally adds the global relations (subtyping, dispatch, strings that
+//! name program elements). [`write`] saves the result as a database
+//! directory the engine loads.
+
+pub mod extract;
+pub mod hierarchy;
+pub mod intern;
+pub mod schema;
+pub mod write;
+
+use crate::classfile::descriptor::method_desc;
+use crate::classfile::model::{access, read_class, ClassInfo};
+use crate::classpath::{ClassPath, LoadProblem};
+use crate::ir::lower::lower_method;
+use crate::ir::{natives, MethodIr};
+use extract::FactsBuilder;
+use rayon::prelude::*;
+
+/// Progress of a long run, for a progress bar.
+#[derive(Clone, Copy, Debug)]
+pub enum Progress {
+    /// Class files read from the class path.
+    Read(usize),
+    /// Classes translated so far, of the total.
+    Translated(usize, usize),
+}
+
+/// The outcome of fact generation.
+pub struct ProgramFacts {
+    /// The domains and relations.
+    pub builder: FactsBuilder,
+    /// Classes or methods that could not be read; each was skipped.
+    pub problems: Vec<LoadProblem>,
+    /// Class files defining a class already defined earlier on the path.
+    pub duplicates: usize,
+    /// `module-info` classes (they declare no type).
+    pub module_infos: usize,
+}
+
+/// How many classes to lower in parallel before emitting their tuples.
+const BATCH: usize = 512;
+
+/// Generates the facts of every class on the class path.
+pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> ProgramFacts {
+    let read = cp.read();
+    progress(Progress::Read(read.classes.len()));
+    let mut problems = read.problems;
+    let parsed: Vec<_> = read
+        .classes
+        .par_iter()
+        .map(|cb| (read_class(&cb.bytes), cb))
+        .collect();
+    let mut classes: Vec<(ClassInfo, bool, String)> = Vec::with_capacity(parsed.len());
+    let mut module_infos = 0;
+    for (r, cb) in parsed {
+        match r {
+            Ok(c) if c.is_module_info() => module_infos += 1,
+            Ok(c) => classes.push((c, cb.is_library, cb.location())),
+            Err(e) => problems.push(LoadProblem {
+                file: cb.file.clone(),
+                entry: cb.entry.clone(),
+                reason: e.0,
+            }),
+        }
+    }
+    drop(read.classes);
+    let mut b = FactsBuilder::new();
+    let mut duplicates = 0;
+    let mut kept = Vec::with_capacity(classes.len());
+    for (c, lib, loc) in classes {
+        if b.declare_class(&c, lib) {
+            kept.push((c, loc));
+        } else {
+            duplicates += 1;
+        }
+    }
+    let total = kept.len();
+    let mut done = 0;
+    for batch in kept.chunks(BATCH) {
+        let lowered: Vec<Vec<(usize, Result<MethodIr, String>)>> =
+            batch.par_iter().map(|(c, _)| lower_class(c)).collect();
+        for ((c, loc), methods) in batch.iter().zip(lowered) {
+            for (k, r) in methods {
+                let decl = &c.methods[k];
+                let Some(desc) = method_desc(&decl.desc) else {
+                    continue;
+                };
+                let sig =
+                    crate::classfile::descriptor::method_signature(&c.name, &decl.name, &desc);
+                let Some(m) = b.methods.get(&sig) else {
+                    continue;
+                };
+                match r {
+                    Ok(ir) => {
+                        if decl.code.is_some() {
+                            b.stats.methods_with_code += 1;
+                        } else {
+                            b.stats.modelled_natives += 1;
+                        }
+                        b.emit_method(&c.name, m, &ir, decl.code.as_ref());
+                    }
+                    Err(reason) => problems.push(LoadProblem {
+                        file: loc.into(),
+                        entry: Some(sig),
+                        reason,
+                    }),
+                }
+            }
+        }
+        done += batch.len();
+        progress(Progress::Translated(done, total));
+    }
+    b.finish();
+    ProgramFacts {
+        builder: b,
+        problems,
+        duplicates,
+        module_infos,
+    }
+}
+
+/// Lowers every method of a class that has a body or a native model.
+fn lower_class(c: &ClassInfo) -> Vec<(usize, Result<MethodIr, String>)> {
+    let mut out = Vec::new();
+    for (k, m) in c.methods.iter().enumerate() {
+        match &m.code {
+            Some(code) => out.push((k, lower_method(c, m, code).map_err(|e| e.to_string()))),
+            None if m.access & access::NATIVE != 0 => {
+                let Some(desc) = method_desc(&m.desc) else {
+                    continue;
+                };
+                let sig = crate::classfile::descriptor::method_signature(&c.name, &m.name, &desc);
+                let is_static = m.access & access::STATIC != 0;
+                let ir = match natives::model_for(&sig) {
+                    Some(model) => natives::body(model, &c.name, is_static, &desc),
+                    // An unmodelled native still has formals, so calls bind.
+                    None => MethodIr::skeleton(is_static, &c.name, &desc.params, &desc.ret),
+                };
+                out.push((k, Ok(ir)));
+            }
+            None => {}
+        }
+    }
+    out
+}

@@ -1,0 +1,288 @@
+//! The program database schema: domains and input relations, following
+//! the bddbddb/Joeq pointer-analysis schema (`pa.datalog`) and adding the
+//! members, strings and locations that reflection analysis needs.
+
+/// A domain: name and what it holds.
+pub const DOMAINS: &[(&str, &str)] = &[
+    (
+        "V",
+        "variables; V 0 is <global>, the base of every static field access",
+    ),
+    (
+        "H",
+        "heap objects: allocation sites, string constants, Class objects, lambdas",
+    ),
+    ("T", "types: classes, interfaces, arrays and primitives"),
+    ("F", "fields; F 0 is [] (the elements of any array)"),
+    ("M", "methods"),
+    ("I", "invocation sites"),
+    (
+        "N",
+        "method sub-signatures used for dispatch; N 0 is <direct> (not dispatched)",
+    ),
+    (
+        "Z",
+        "argument positions (0 is the receiver of instance calls)",
+    ),
+    ("MOD", "modifiers"),
+    ("BCI", "bytecode indexes"),
+    ("LINE", "source lines (0 when unknown)"),
+];
+
+/// An input relation: name, attributes as (name, domain), description.
+pub struct RelationSchema {
+    /// Relation name.
+    pub name: &'static str,
+    /// `(attribute, domain)` pairs.
+    pub attrs: &'static [(&'static str, &'static str)],
+    /// What a tuple means.
+    pub doc: &'static str,
+}
+
+macro_rules! rel {
+    ($name:literal, [$(($a:literal, $d:literal)),*], $doc:literal) => {
+        RelationSchema { name: $name, attrs: &[$(($a, $d)),*], doc: $doc }
+    };
+}
+
+/// Every relation `refract facts` writes.
+pub const RELATIONS: &[RelationSchema] = &[
+    rel!(
+        "vP0",
+        [("variable", "V"), ("heap", "H")],
+        "variable = new/constant heap object"
+    ),
+    rel!(
+        "A",
+        [("dest", "V"), ("source", "V")],
+        "dest = source (assignments, casts, phis)"
+    ),
+    rel!(
+        "L",
+        [("base", "V"), ("field", "F"), ("dest", "V")],
+        "dest = base.field (statics: base <global>; arrays: field [])"
+    ),
+    rel!(
+        "S",
+        [("base", "V"), ("field", "F"), ("source", "V")],
+        "base.field = source"
+    ),
+    rel!(
+        "vT",
+        [("variable", "V"), ("type", "T")],
+        "declared type of a variable"
+    ),
+    rel!(
+        "hT",
+        [("heap", "H"), ("type", "T")],
+        "type of a heap object"
+    ),
+    rel!(
+        "aT",
+        [("type", "T"), ("subtype", "T")],
+        "subtype may be assigned to type (reflexive, transitive)"
+    ),
+    rel!(
+        "subtype",
+        [("sub", "T"), ("super", "T")],
+        "direct supertypes (extends, implements)"
+    ),
+    rel!(
+        "cha",
+        [("type", "T"), ("name", "N"), ("target", "M")],
+        "dispatching name on an object of type runs target"
+    ),
+    rel!(
+        "actual",
+        [("invoke", "I"), ("num", "Z"), ("variable", "V")],
+        "actual argument num of a call"
+    ),
+    rel!(
+        "formal",
+        [("method", "M"), ("num", "Z"), ("variable", "V")],
+        "formal parameter num of a method"
+    ),
+    rel!(
+        "Iret",
+        [("invoke", "I"), ("variable", "V")],
+        "variable receiving a call's result"
+    ),
+    rel!(
+        "Mret",
+        [("method", "M"), ("variable", "V")],
+        "variable holding a method's return value"
+    ),
+    rel!(
+        "Ithr",
+        [("invoke", "I"), ("variable", "V")],
+        "variable receiving exceptions from a call"
+    ),
+    rel!(
+        "Mthr",
+        [("method", "M"), ("variable", "V")],
+        "variable holding exceptions a method throws"
+    ),
+    rel!(
+        "IE0",
+        [("invoke", "I"), ("target", "M")],
+        "statically bound call (static, special)"
+    ),
+    rel!(
+        "mI",
+        [("method", "M"), ("invoke", "I"), ("name", "N")],
+        "call site in a method, with its dispatch name"
+    ),
+    rel!(
+        "mV",
+        [("method", "M"), ("variable", "V")],
+        "variable of a method"
+    ),
+    rel!(
+        "mH",
+        [("method", "M"), ("heap", "H")],
+        "allocation site in a method"
+    ),
+    rel!(
+        "cast",
+        [("dest", "V"), ("type", "T"), ("source", "V")],
+        "dest = (type) source"
+    ),
+    rel!(
+        "concat",
+        [("dest", "V"), ("source", "V")],
+        "string concatenation: source flows into dest"
+    ),
+    rel!(
+        "stringConst",
+        [("heap", "H")],
+        "the heap object is a string constant (its name is its text)"
+    ),
+    rel!(
+        "stringType",
+        [("heap", "H"), ("type", "T")],
+        "string constant that names a type"
+    ),
+    rel!(
+        "stringMethod",
+        [("heap", "H"), ("method", "M")],
+        "string constant that names a method"
+    ),
+    rel!(
+        "stringField",
+        [("heap", "H"), ("field", "F")],
+        "string constant that names a field"
+    ),
+    rel!(
+        "classObject",
+        [("heap", "H"), ("type", "T")],
+        "the java.lang.Class object of a type"
+    ),
+    rel!(
+        "classConst",
+        [("variable", "V"), ("type", "T")],
+        "variable = type.class"
+    ),
+    rel!(
+        "declaresMethod",
+        [("type", "T"), ("method", "M")],
+        "method declared by a type"
+    ),
+    rel!(
+        "declaresField",
+        [("type", "T"), ("field", "F")],
+        "field declared by a type"
+    ),
+    rel!(
+        "methodSig",
+        [("method", "M"), ("name", "N")],
+        "sub-signature of a method"
+    ),
+    rel!(
+        "methodModifier",
+        [("method", "M"), ("mod", "MOD")],
+        "method modifier"
+    ),
+    rel!(
+        "fieldModifier",
+        [("field", "F"), ("mod", "MOD")],
+        "field modifier"
+    ),
+    rel!(
+        "classModifier",
+        [("type", "T"), ("mod", "MOD")],
+        "class modifier (interface, abstract, ...)"
+    ),
+    rel!(
+        "fieldType",
+        [("field", "F"), ("type", "T")],
+        "declared type of a field"
+    ),
+    rel!(
+        "methodRet",
+        [("method", "M"), ("type", "T")],
+        "declared return type"
+    ),
+    rel!(
+        "constructor",
+        [("type", "T"), ("method", "M")],
+        "constructor (<init>) of a type"
+    ),
+    rel!(
+        "defaultConstructor",
+        [("type", "T"), ("method", "M")],
+        "no-argument constructor"
+    ),
+    rel!(
+        "clinit",
+        [("type", "T"), ("method", "M")],
+        "static initialiser"
+    ),
+    rel!(
+        "mainMethod",
+        [("method", "M")],
+        "public static void main(java.lang.String[])"
+    ),
+    rel!(
+        "entryPoint",
+        [("method", "M")],
+        "methods the JVM calls during start-up and shutdown"
+    ),
+    rel!(
+        "applicationMethod",
+        [("method", "M")],
+        "method of an application (non-JDK) class"
+    ),
+    rel!(
+        "Iloc",
+        [
+            ("invoke", "I"),
+            ("method", "M"),
+            ("bci", "BCI"),
+            ("line", "LINE")
+        ],
+        "source location of a call"
+    ),
+];
+
+/// The modifiers of the `MOD` domain, in order.
+pub const MODIFIERS: &[&str] = &[
+    "public",
+    "private",
+    "protected",
+    "static",
+    "final",
+    "synchronized",
+    "volatile",
+    "transient",
+    "native",
+    "interface",
+    "abstract",
+    "synthetic",
+    "enum",
+    "annotation",
+];
+
+/// Index of a relation in [`RELATIONS`].
+pub fn relation_index(name: &str) -> Option<usize> {
+    RELATIONS.iter().position(|r| r.name == name)
+}

@@ -1,0 +1,199 @@
+//! Writing facts as a database directory: one map file per domain, one
+//! bddbddb `.tuples` file per relation, and `schema.dl`, which declares
+//! the domains (with their sizes and maps) and the relations so that a
+//! Datalog program can `.include` it.
+//!
+//! The directory is written under a temporary name and renamed into
+//! place, so an interrupted run never leaves a half-written database.
+
+use super::extract::{FactsBuilder, R};
+use super::schema::{DOMAINS, RELATIONS};
+use crate::bdd::layout::bits_for;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// Size and name of each domain, in [`DOMAINS`] order.
+pub fn domain_sizes(b: &FactsBuilder) -> Vec<(&'static str, u64)> {
+    DOMAINS
+        .iter()
+        .map(|(d, _)| {
+            let n = match *d {
+                "V" => b.var_count(),
+                "H" => b.heaps.len(),
+                "T" => b.types.len(),
+                "F" => b.fields.len(),
+                "M" => b.methods.len(),
+                "I" => b.site_count(),
+                "N" => b.names.len(),
+                "Z" => b.max_z as usize + 1,
+                "MOD" => b.modifiers.len(),
+                "BCI" => b.max_bci as usize + 1,
+                _ => b.max_line as usize + 1,
+            };
+            (*d, n.max(1) as u64)
+        })
+        .collect()
+}
+
+/// The distinct tuples of a relation, sorted.
+pub fn tuples(b: &FactsBuilder, r: usize) -> Vec<&[u32]> {
+    let arity = RELATIONS[r].attrs.len();
+    let mut rows: Vec<&[u32]> = b.rels[r].chunks_exact(arity).collect();
+    rows.sort_unstable();
+    rows.dedup();
+    rows
+}
+
+/// Counts of the written database: per domain and per relation.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    /// `(domain, size)`.
+    pub domains: Vec<(String, u64)>,
+    /// `(relation, tuples)`.
+    pub relations: Vec<(String, usize)>,
+}
+
+fn write_lines(path: &Path, n: usize, name: impl Fn(usize) -> String) -> io::Result<()> {
+    let mut w = BufWriter::new(std::fs::File::create(path)?);
+    for k in 0..n {
+        writeln!(w, "{}", name(k))?;
+    }
+    w.flush()
+}
+
+/// Writes the database to `dir` (replacing an existing one only once the
+/// new one is complete).
+pub fn write_database(b: &FactsBuilder, dir: &Path) -> io::Result<Summary> {
+    let parent = dir
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(parent)?;
+    let file_name = dir
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "database path has no name"))?;
+    let tmp: PathBuf = parent.join(format!(
+        ".{}.tmp-{}",
+        file_name.to_string_lossy(),
+        std::process::id()
+    ));
+    if tmp.exists() {
+        std::fs::remove_dir_all(&tmp)?;
+    }
+    std::fs::create_dir(&tmp)?;
+    let summary = match write_contents(b, &tmp) {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&tmp);
+            return Err(e);
+        }
+    };
+    if dir.exists() {
+        let old = parent.join(format!(
+            ".{}.old-{}",
+            file_name.to_string_lossy(),
+            std::process::id()
+        ));
+        std::fs::rename(dir, &old)?;
+        std::fs::rename(&tmp, dir)?;
+        std::fs::remove_dir_all(&old)?;
+    } else {
+        std::fs::rename(&tmp, dir)?;
+    }
+    Ok(summary)
+}
+
+fn write_contents(b: &FactsBuilder, dir: &Path) -> io::Result<Summary> {
+    let sizes = domain_sizes(b);
+    let mut summary = Summary::default();
+    for &(d, n) in &sizes {
+        let path = dir.join(format!("{d}.map"));
+        match d {
+            "V" => write_lines(&path, b.var_count(), |k| b.var_name(k as u32))?,
+            "H" => write_lines(&path, b.heaps.len(), |k| b.heaps[k].clone())?,
+            "T" => write_lines(&path, b.types.len(), |k| b.types.names()[k].clone())?,
+            "F" => write_lines(&path, b.fields.len(), |k| b.fields.names()[k].clone())?,
+            "M" => write_lines(&path, b.methods.len(), |k| b.methods.names()[k].clone())?,
+            "I" => write_lines(&path, b.site_count(), |k| b.site_name(k as u32))?,
+            "N" => write_lines(&path, b.names.len(), |k| b.names.names()[k].clone())?,
+            "MOD" => write_lines(&path, b.modifiers.len(), |k| b.modifiers.names()[k].clone())?,
+            _ => write_lines(&path, n as usize, |k| k.to_string())?,
+        }
+        summary.domains.push((d.to_string(), n));
+    }
+    let bits = |d: &str| {
+        sizes
+            .iter()
+            .find(|(n, _)| *n == d)
+            .map_or(1, |(_, s)| bits_for(*s))
+    };
+    for (r, schema) in RELATIONS.iter().enumerate() {
+        let rows = tuples(b, r);
+        let mut w = BufWriter::new(std::fs::File::create(
+            dir.join(format!("{}.tuples", schema.name)),
+        )?);
+        let mut seen: Vec<&str> = Vec::new();
+        let header: Vec<String> = schema
+            .attrs
+            .iter()
+            .map(|(_, d)| {
+                let k = seen.iter().filter(|x| *x == d).count();
+                seen.push(d);
+                format!("{d}{k}:{}", bits(d))
+            })
+            .collect();
+        writeln!(w, "# {}", header.join(" "))?;
+        let mut line = String::new();
+        for row in &rows {
+            line.clear();
+            for (k, v) in row.iter().enumerate() {
+                if k > 0 {
+                    line.push(' ');
+                }
+                line.push_str(itoa(*v).as_str());
+            }
+            line.push('\n');
+            w.write_all(line.as_bytes())?;
+        }
+        w.flush()?;
+        summary
+            .relations
+            .push((schema.name.to_string(), rows.len()));
+    }
+    std::fs::write(dir.join("schema.dl"), schema_text(&sizes))?;
+    Ok(summary)
+}
+
+fn itoa(v: u32) -> String {
+    v.to_string()
+}
+
+/// The text of `schema.dl`: domain and relation declarations.
+pub fn schema_text(sizes: &[(&str, u64)]) -> String {
+    let mut s = String::from(
+        "# The program database's schema, written by `refract facts`.\n\
+         # Include it from an analysis: .include \"schema.dl\"\n\n",
+    );
+    for ((d, n), (_, doc)) in sizes.iter().zip(DOMAINS) {
+        s.push_str(&format!("# {doc}\n{d} {n} {d}.map\n"));
+    }
+    s.push('\n');
+    for r in RELATIONS {
+        let attrs: Vec<String> = r.attrs.iter().map(|(a, d)| format!("{a}:{d}")).collect();
+        s.push_str(&format!(
+            "# {}\n{} ({}) input\n",
+            r.doc,
+            r.name,
+            attrs.join(", ")
+        ));
+    }
+    s
+}
+
+/// Checks that the relation enum and the schema agree (used by tests).
+pub fn schema_matches_enum() -> bool {
+    RELATIONS.len() == R::Iloc as usize + 1
+        && RELATIONS[R::Iloc as usize].name == "Iloc"
+        && RELATIONS[R::Cha as usize].name == "cha"
+        && RELATIONS[R::ApplicationMethod as usize].name == "applicationMethod"
+}

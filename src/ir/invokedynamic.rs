@@ -1,0 +1,119 @@
+//! `invokedynamic`: the bootstrap methods javac emits, modelled.
+//!
+//! - `StringConcatFactory.makeConcatWithConstants` / `makeConcat`
+//!   (Java 9+ string `+`): the result is a new string, and the
+//!   arguments and the recipe's constant text flow into it
+//!   ([`Stmt::Concat`]), so provenance analyses see through it.
+//! - `LambdaMetafactory.metafactory` / `altMetafactory` (lambdas and
+//!   method references): an object of the functional interface whose
+//!   method calls the implementation ([`Stmt::Lambda`]); the fact
+//!   generator synthesises that class as the JVM's
+//!   `InnerClassLambdaMetafactory` does.
+//!
+//! Any other bootstrap method yields [`Stmt::UnknownDynamic`].
+
+use super::{ConcatPart, Stmt, Var};
+use crate::classfile::descriptor::MethodDesc;
+use crate::classfile::model::{ClassInfo, Constant};
+
+const TAG_ARG: char = '\u{1}';
+const TAG_CONST: char = '\u{2}';
+
+/// Translates one `invokedynamic` whose arguments are `args` (one per
+/// descriptor parameter; `None` for primitives and null).
+pub fn translate(
+    class: &ClassInfo,
+    bci: u32,
+    bootstrap_index: u16,
+    name: &str,
+    desc: &MethodDesc,
+    args: &[Option<Var>],
+    dst: Option<Var>,
+) -> Result<Stmt, String> {
+    let bsm = class
+        .bootstrap
+        .get(bootstrap_index as usize)
+        .ok_or_else(|| format!("bootstrap method #{bootstrap_index} does not exist"))?;
+    let handle = match class.pool.constant(bsm.method).map_err(|e| e.0)? {
+        Constant::MethodHandle(_, m) => m,
+        _ => return Err("bootstrap method is not a method handle".into()),
+    };
+    let static_arg = |k: usize| -> Result<Constant, String> {
+        let i = *bsm
+            .args
+            .get(k)
+            .ok_or_else(|| format!("bootstrap argument {k} missing"))?;
+        class.pool.constant(i).map_err(|e| e.0)
+    };
+    match (handle.class.as_str(), handle.name.as_str(), dst) {
+        ("java.lang.invoke.StringConcatFactory", "makeConcatWithConstants", Some(dst)) => {
+            let Constant::String(recipe) = static_arg(0)? else {
+                return Err("string concatenation recipe is not a string".into());
+            };
+            let mut parts = Vec::new();
+            let mut text = String::new();
+            let mut next_arg = 0usize;
+            let mut next_const = 1usize;
+            for c in recipe.chars() {
+                match c {
+                    TAG_ARG => {
+                        flush(&mut text, &mut parts);
+                        if let Some(Some(v)) = args.get(next_arg) {
+                            parts.push(ConcatPart::Var(*v));
+                        }
+                        next_arg += 1;
+                    }
+                    TAG_CONST => {
+                        match static_arg(next_const)? {
+                            Constant::String(s) => text.push_str(&s),
+                            Constant::Int(i) => text.push_str(&i.to_string()),
+                            Constant::Long(i) => text.push_str(&i.to_string()),
+                            Constant::Float(f) => text.push_str(&f.to_string()),
+                            Constant::Double(f) => text.push_str(&f.to_string()),
+                            Constant::Class(t) => text.push_str(&format!("class {t}")),
+                            _ => {}
+                        }
+                        next_const += 1;
+                    }
+                    c => text.push(c),
+                }
+            }
+            flush(&mut text, &mut parts);
+            Ok(Stmt::Concat { bci, dst, parts })
+        }
+        ("java.lang.invoke.StringConcatFactory", "makeConcat", Some(dst)) => Ok(Stmt::Concat {
+            bci,
+            dst,
+            parts: args.iter().flatten().map(|v| ConcatPart::Var(*v)).collect(),
+        }),
+        ("java.lang.invoke.LambdaMetafactory", "metafactory" | "altMetafactory", Some(dst)) => {
+            let Constant::MethodType(sam_desc) = static_arg(0)? else {
+                return Err("lambda: first bootstrap argument is not a method type".into());
+            };
+            let Constant::MethodHandle(impl_kind, implementation) = static_arg(1)? else {
+                return Err("lambda: second bootstrap argument is not a method handle".into());
+            };
+            Ok(Stmt::Lambda {
+                bci,
+                dst,
+                iface: desc.ret.clone(),
+                sam_name: name.to_string(),
+                sam_desc,
+                impl_kind,
+                implementation,
+                captured: args.to_vec(),
+            })
+        }
+        (owner, bname, dst) => Ok(Stmt::UnknownDynamic {
+            bci,
+            dst,
+            bootstrap: format!("{owner}.{bname}"),
+        }),
+    }
+}
+
+fn flush(text: &mut String, parts: &mut Vec<ConcatPart>) {
+    if !text.is_empty() {
+        parts.push(ConcatPart::Const(std::mem::take(text)));
+    }
+}

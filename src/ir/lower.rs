@@ -1,0 +1,1185 @@
+//! Translating a method's stack code into [`MethodIr`].
+//!
+//! Two passes over the control-flow graph:
+//!
+//! 1. **Kinds.** A verifier-style fixpoint computes, for the entry of each
+//!    basic block, the kind (int, long, float, double, reference, return
+//!    address, unusable) of every local and stack slot.
+//! 2. **Variables.** Blocks are translated once, in reverse post-order.
+//!    A block with a single forward predecessor continues with that
+//!    predecessor's variables; every other block (merges, loop headers,
+//!    handlers) starts with one φ variable per reference slot, and each
+//!    predecessor's value is assigned to it. A handler's φ receives the
+//!    locals in force before every instruction it protects, and its
+//!    exception φ receives what calls and `athrow` in the range throw.
+
+use super::invokedynamic;
+use super::{Invoke, InvokeKind, MethodIr, Stmt, Var};
+use crate::classfile::bytecode::{decode, op, Insn, Operand};
+use crate::classfile::descriptor::{element_type, field_type, method_desc};
+use crate::classfile::model::{access, ClassInfo, Code, Constant, MethodDecl};
+use fxhash::{FxHashMap, FxHashSet};
+
+/// Why a method body could not be translated.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bci {bci}: {message}")]
+pub struct LowerError {
+    /// Where.
+    pub bci: u32,
+    /// What.
+    pub message: String,
+}
+
+/// The abstract value of a slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Val {
+    /// Unusable (uninitialised, or kinds disagree at a merge).
+    Top,
+    Int,
+    Float,
+    Long,
+    Double,
+    /// The `null` constant.
+    Null,
+    /// A reference held in a variable (pass 1 uses variable 0 throughout).
+    Ref(Var),
+    /// A `jsr` return address.
+    Addr,
+}
+
+impl Val {
+    fn wide(self) -> bool {
+        matches!(self, Val::Long | Val::Double)
+    }
+    fn of_type(t: &str, var: impl FnOnce() -> Var) -> Val {
+        match t {
+            "long" => Val::Long,
+            "double" => Val::Double,
+            "float" => Val::Float,
+            "int" | "short" | "char" | "byte" | "boolean" => Val::Int,
+            _ => Val::Ref(var()),
+        }
+    }
+    fn var(self) -> Option<Var> {
+        match self {
+            Val::Ref(v) => Some(v),
+            _ => None,
+        }
+    }
+    /// Kind-level merge (pass 1).
+    fn merge(self, other: Val) -> Val {
+        match (self, other) {
+            (a, b) if a == b => a,
+            (Val::Null, Val::Ref(v)) | (Val::Ref(v), Val::Null) => Val::Ref(v),
+            _ => Val::Top,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct State {
+    locals: Vec<Val>,
+    stack: Vec<Val>,
+}
+
+impl State {
+    fn merge_from(&mut self, other: &State) -> Result<bool, String> {
+        if self.stack.len() != other.stack.len() {
+            return Err(format!(
+                "stack heights {} and {} meet",
+                self.stack.len(),
+                other.stack.len()
+            ));
+        }
+        let mut changed = false;
+        for (a, b) in self
+            .locals
+            .iter_mut()
+            .zip(&other.locals)
+            .chain(self.stack.iter_mut().zip(&other.stack))
+        {
+            let m = a.merge(*b);
+            changed |= m != *a;
+            *a = m;
+        }
+        Ok(changed)
+    }
+}
+
+struct Block {
+    start: usize,
+    end: usize,
+    succs: Vec<usize>,
+    /// Handlers covering at least one instruction of the block.
+    handlers: Vec<usize>,
+}
+
+/// The control-flow graph.
+struct Cfg {
+    insns: Vec<Insn>,
+    blocks: Vec<Block>,
+    /// Per instruction, the handler blocks covering it.
+    covering: Vec<Vec<usize>>,
+    /// Handler block → (catch type, is-handler).
+    handler_type: FxHashMap<usize, String>,
+}
+
+fn build_cfg(code: &Code) -> Result<Cfg, LowerError> {
+    let insns = decode(&code.bytes).map_err(|e| LowerError {
+        bci: e.pc,
+        message: e.message,
+    })?;
+    if insns.is_empty() {
+        return Err(LowerError {
+            bci: 0,
+            message: "empty code".into(),
+        });
+    }
+    let n = insns.len();
+    let index_of: FxHashMap<u32, usize> =
+        insns.iter().enumerate().map(|(k, i)| (i.pc, k)).collect();
+    let idx = |pc: u32| -> Result<usize, LowerError> {
+        index_of.get(&pc).copied().ok_or(LowerError {
+            bci: pc,
+            message: "handler or target is not an instruction".into(),
+        })
+    };
+    let mut leader = vec![false; n];
+    leader[0] = true;
+    let mut jsr_returns = Vec::new();
+    for (k, i) in insns.iter().enumerate() {
+        match &i.operand {
+            Operand::Branch(t) => {
+                leader[idx(*t)?] = true;
+                if k + 1 < n {
+                    leader[k + 1] = true;
+                }
+                if matches!(i.op, op::JSR | op::JSR_W) && k + 1 < n {
+                    jsr_returns.push(k + 1);
+                }
+            }
+            Operand::Switch(d, ts) => {
+                leader[idx(*d)?] = true;
+                for (_, t) in ts {
+                    leader[idx(*t)?] = true;
+                }
+            }
+            _ => {}
+        }
+        if ends_flow(i.op) && k + 1 < n {
+            leader[k + 1] = true;
+        }
+    }
+    let code_end = code.bytes.len() as u32;
+    let mut covered_ranges = Vec::new();
+    for h in &code.handlers {
+        if h.start >= h.end || h.end > code_end {
+            return Err(LowerError {
+                bci: h.start,
+                message: format!("bad exception range {}..{}", h.start, h.end),
+            });
+        }
+        let hi = idx(h.handler)?;
+        leader[hi] = true;
+        covered_ranges.push((h.start, h.end, hi, h.catch_type.clone()));
+    }
+    let mut blocks = Vec::new();
+    let mut block_of = vec![0usize; n];
+    for k in 0..n {
+        if leader[k] {
+            blocks.push(Block {
+                start: k,
+                end: k + 1,
+                succs: Vec::new(),
+                handlers: Vec::new(),
+            });
+        } else if let Some(b) = blocks.last_mut() {
+            b.end = k + 1;
+        }
+        block_of[k] = blocks.len() - 1;
+    }
+    let block_at_pc: FxHashMap<u32, usize> = blocks
+        .iter()
+        .enumerate()
+        .map(|(b, bl)| (insns[bl.start].pc, b))
+        .collect();
+    let jsr_return_blocks: Vec<usize> = jsr_returns.iter().map(|&k| block_of[k]).collect();
+    for b in 0..blocks.len() {
+        let last = &insns[blocks[b].end - 1];
+        let mut succs = Vec::new();
+        match &last.operand {
+            Operand::Branch(t) => succs.push(block_at_pc[t]),
+            Operand::Switch(d, ts) => {
+                succs.push(block_at_pc[d]);
+                succs.extend(ts.iter().map(|(_, t)| block_at_pc[t]));
+            }
+            _ => {}
+        }
+        if last.op == op::RET {
+            succs.extend(&jsr_return_blocks);
+        }
+        let falls =
+            !ends_flow(last.op) && !matches!(last.op, op::GOTO | op::GOTO_W | op::JSR | op::JSR_W);
+        if falls {
+            if blocks[b].end < n {
+                succs.push(b + 1);
+            } else {
+                return Err(LowerError {
+                    bci: last.pc,
+                    message: "control falls off the end of the code".into(),
+                });
+            }
+        }
+        succs.sort_unstable();
+        succs.dedup();
+        blocks[b].succs = succs;
+    }
+    // Handlers: which instructions each protects.
+    let mut covering = vec![Vec::new(); n];
+    let mut types: FxHashMap<usize, Option<String>> = FxHashMap::default();
+    for (start, end, hi, ty) in covered_ranges {
+        let hb = block_of[hi];
+        let t = ty.unwrap_or_else(|| "java.lang.Throwable".to_string());
+        types
+            .entry(hb)
+            .and_modify(|old| {
+                if old.as_deref() != Some(t.as_str()) {
+                    *old = None
+                }
+            })
+            .or_insert(Some(t));
+        for (k, i) in insns.iter().enumerate() {
+            if i.pc >= start && i.pc < end && !covering[k].contains(&hb) {
+                covering[k].push(hb);
+                let b = block_of[k];
+                if !blocks[b].handlers.contains(&hb) {
+                    blocks[b].handlers.push(hb);
+                }
+            }
+        }
+    }
+    let handler_type = types
+        .into_iter()
+        .map(|(b, t)| (b, t.unwrap_or_else(|| "java.lang.Throwable".to_string())))
+        .collect();
+    Ok(Cfg {
+        insns,
+        blocks,
+
+        covering,
+        handler_type,
+    })
+}
+
+/// Whether control never continues to the next instruction.
+fn ends_flow(opc: u8) -> bool {
+    matches!(
+        opc,
+        op::GOTO | op::GOTO_W | op::RET | op::TABLESWITCH | op::LOOKUPSWITCH | op::IRETURN
+            ..=op::RETURN | op::ATHROW
+    )
+}
+
+/// Translates one method with a body.
+pub fn lower_method(
+    class: &ClassInfo,
+    m: &MethodDecl,
+    code: &Code,
+) -> Result<MethodIr, LowerError> {
+    let desc = method_desc(&m.desc).ok_or_else(|| LowerError {
+        bci: 0,
+        message: format!("bad method descriptor {:?}", m.desc),
+    })?;
+    let is_static = m.access & access::STATIC != 0;
+    let cfg = build_cfg(code)?;
+    let mut ir = MethodIr::skeleton(is_static, &class.name, &desc.params, &desc.ret);
+
+    // The entry state.
+    let max_locals = code.max_locals as usize;
+    let mut entry = State {
+        locals: vec![Val::Top; max_locals],
+        stack: Vec::new(),
+    };
+    let mut slot = 0usize;
+    let mut param_vals: Vec<(Val, bool)> = Vec::new();
+    if !is_static {
+        param_vals.push((Val::Ref(ir.params[0].unwrap_or(0)), false));
+    }
+    for (k, p) in desc.params.iter().enumerate() {
+        let pk = k + usize::from(!is_static);
+        let v = Val::of_type(p, || ir.params[pk].unwrap_or(0));
+        param_vals.push((v, v.wide()));
+    }
+    for (v, wide) in param_vals {
+        if slot + usize::from(wide) >= max_locals {
+            return Err(LowerError {
+                bci: 0,
+                message: "parameters do not fit in max_locals".into(),
+            });
+        }
+        entry.locals[slot] = v;
+        slot += 1 + usize::from(wide);
+    }
+
+    // Pass 1: kinds.
+    let nb = cfg.blocks.len();
+    let mut kinds: Vec<Option<State>> = vec![None; nb];
+    let kind_of = |s: &State| State {
+        locals: s.locals.iter().map(|v| kindify(*v)).collect(),
+        stack: s.stack.iter().map(|v| kindify(*v)).collect(),
+    };
+    kinds[0] = Some(kind_of(&entry));
+    let mut work = vec![0usize];
+    let mut queued = vec![false; nb];
+    queued[0] = true;
+    let mut scratch = MethodIr::default();
+    while let Some(b) = work.pop() {
+        queued[b] = false;
+        let mut st = kinds[b].clone().unwrap_or_else(|| entry.clone());
+        let mut tr = Translator {
+            class,
+            cfg: &cfg,
+            ir: &mut scratch,
+            emit: false,
+            handler_phis: &[],
+            seen_edges: FxHashSet::default(),
+        };
+        let mut to_handlers: Vec<(usize, State)> = Vec::new();
+        for k in cfg.blocks[b].start..cfg.blocks[b].end {
+            for &h in &cfg.covering[k] {
+                let hs = State {
+                    locals: st.locals.clone(),
+                    stack: vec![Val::Ref(0)],
+                };
+                to_handlers.push((h, hs));
+            }
+            tr.step(&mut st, &cfg.insns[k])?;
+        }
+        let mut outs: Vec<(usize, State)> = cfg.blocks[b]
+            .succs
+            .iter()
+            .map(|&s| (s, st.clone()))
+            .collect();
+        outs.extend(to_handlers);
+        for (s, out) in outs {
+            let out = kind_of(&out);
+            let changed = match &mut kinds[s] {
+                None => {
+                    kinds[s] = Some(out);
+                    true
+                }
+                Some(cur) => cur.merge_from(&out).map_err(|message| LowerError {
+                    bci: cfg.insns[cfg.blocks[s].start].pc,
+                    message,
+                })?,
+            };
+            if changed && !queued[s] {
+                queued[s] = true;
+                work.push(s);
+            }
+        }
+    }
+
+    // Block order and predecessors.
+    let order = reverse_post_order(&cfg, &kinds);
+    let mut rank = vec![usize::MAX; nb];
+    for (r, &b) in order.iter().enumerate() {
+        rank[b] = r;
+    }
+    let mut preds = vec![Vec::new(); nb];
+    for &b in &order {
+        for &s in &cfg.blocks[b].succs {
+            preds[s].push(b);
+        }
+    }
+    let is_handler = |b: usize| cfg.handler_type.contains_key(&b);
+    let is_merge = |b: usize| {
+        b == 0 && !preds[0].is_empty()
+            || b != 0 && (is_handler(b) || preds[b].len() != 1 || rank[preds[b][0]] >= rank[b])
+    };
+
+    // φ states for merge blocks.
+    let mut phis: Vec<Option<State>> = vec![None; nb];
+    for &b in &order {
+        if !is_merge(b) {
+            continue;
+        }
+        let Some(k) = kinds[b].as_ref() else { continue };
+        let pc = cfg.insns[cfg.blocks[b].start].pc;
+        let mut st = k.clone();
+        for (slot, v) in st.locals.iter_mut().enumerate() {
+            if let Val::Ref(_) = v {
+                *v = Val::Ref(ir.new_var(format!("phi:l{slot}@{pc}"), "java.lang.Object"));
+            }
+        }
+        for (d, v) in st.stack.iter_mut().enumerate() {
+            if let Val::Ref(_) = v {
+                let (name, ty) = match cfg.handler_type.get(&b) {
+                    Some(t) => (format!("catch@{pc}"), t.clone()),
+                    None => (format!("phi:s{d}@{pc}"), "java.lang.Object".to_string()),
+                };
+                *v = Val::Ref(ir.new_var(name, ty));
+            }
+        }
+        phis[b] = Some(st);
+    }
+
+    // Pass 2: variables.
+    let mut exits: Vec<Option<State>> = vec![None; nb];
+    let mut edges: FxHashSet<(Var, Var)> = FxHashSet::default();
+    for &b in &order {
+        let mut st = if let Some(p) = &phis[b] {
+            p.clone()
+        } else if b == 0 {
+            entry.clone()
+        } else {
+            exits[preds[b][0]].clone().ok_or_else(|| LowerError {
+                bci: cfg.insns[cfg.blocks[b].start].pc,
+                message: "internal: predecessor not translated".into(),
+            })?
+        };
+        let mut tr = Translator {
+            class,
+            cfg: &cfg,
+            ir: &mut ir,
+            emit: true,
+            handler_phis: &phis,
+            seen_edges: std::mem::take(&mut edges),
+        };
+        for k in cfg.blocks[b].start..cfg.blocks[b].end {
+            for &h in &cfg.covering[k] {
+                if let Some(hp) = &phis[h] {
+                    for (dst, src) in hp.locals.iter().zip(&st.locals) {
+                        if let (Val::Ref(d), Val::Ref(s)) = (dst, src) {
+                            tr.assign(*d, *s);
+                        }
+                    }
+                }
+            }
+            tr.step(&mut st, &cfg.insns[k])?;
+        }
+        edges = std::mem::take(&mut tr.seen_edges);
+        if b == 0 && phis[0].is_some() {
+            // The entry block is also a loop header: the parameters flow in.
+            let p = phis[0].clone().unwrap_or_else(|| entry.clone());
+            for (d, s) in p.locals.iter().zip(&entry.locals) {
+                if let (Val::Ref(d), Val::Ref(s)) = (d, s) {
+                    if edges.insert((*d, *s)) {
+                        ir.stmts.push(Stmt::Assign { dst: *d, src: *s });
+                    }
+                }
+            }
+        }
+        exits[b] = Some(st);
+    }
+    // Values flowing along edges into merge blocks.
+    for &b in &order {
+        let Some(out) = &exits[b] else { continue };
+        for &s in &cfg.blocks[b].succs {
+            let Some(p) = &phis[s] else { continue };
+            for (d, v) in p
+                .locals
+                .iter()
+                .zip(&out.locals)
+                .chain(p.stack.iter().zip(&out.stack))
+            {
+                if let (Val::Ref(d), Val::Ref(v)) = (d, v) {
+                    if d != v && edges.insert((*d, *v)) {
+                        ir.stmts.push(Stmt::Assign { dst: *d, src: *v });
+                    }
+                }
+            }
+        }
+    }
+    Ok(ir)
+}
+
+fn kindify(v: Val) -> Val {
+    match v {
+        Val::Ref(_) => Val::Ref(0),
+        v => v,
+    }
+}
+
+fn reverse_post_order(cfg: &Cfg, reachable: &[Option<State>]) -> Vec<usize> {
+    let nb = cfg.blocks.len();
+    let mut seen = vec![false; nb];
+    let mut post = Vec::with_capacity(nb);
+    // Roots: the entry, then handlers (reached through exceptions).
+    let mut roots = vec![0usize];
+    let mut hs: Vec<usize> = cfg.handler_type.keys().copied().collect();
+    hs.sort_unstable();
+    roots.extend(hs);
+    for root in roots {
+        if seen[root] || reachable[root].is_none() {
+            continue;
+        }
+        let mut stack = vec![(root, 0usize)];
+        seen[root] = true;
+        while let Some((b, i)) = stack.pop() {
+            let succs = &cfg.blocks[b].succs;
+            if i < succs.len() {
+                stack.push((b, i + 1));
+                let s = succs[i];
+                if !seen[s] && reachable[s].is_some() {
+                    seen[s] = true;
+                    stack.push((s, 0));
+                }
+            } else {
+                post.push(b);
+            }
+        }
+    }
+    // Handler blocks reached only through handlers of handlers, etc.
+    post.reverse();
+    post
+}
+
+struct Translator<'a> {
+    class: &'a ClassInfo,
+    cfg: &'a Cfg,
+    ir: &'a mut MethodIr,
+    emit: bool,
+    handler_phis: &'a [Option<State>],
+    seen_edges: FxHashSet<(Var, Var)>,
+}
+
+type StepResult = Result<(), LowerError>;
+
+impl Translator<'_> {
+    fn fail<T>(&self, insn: &Insn, message: impl Into<String>) -> Result<T, LowerError> {
+        Err(LowerError {
+            bci: insn.pc,
+            message: message.into(),
+        })
+    }
+
+    fn var(&mut self, name: String, ty: &str) -> Var {
+        if self.emit {
+            self.ir.new_var(name, ty)
+        } else {
+            0
+        }
+    }
+
+    fn push_stmt(&mut self, s: Stmt) {
+        if self.emit {
+            self.ir.stmts.push(s);
+        }
+    }
+
+    fn assign(&mut self, dst: Var, src: Var) {
+        if self.emit && dst != src && self.seen_edges.insert((dst, src)) {
+            self.ir.stmts.push(Stmt::Assign { dst, src });
+        }
+    }
+
+    fn var_type(&self, v: Var) -> &str {
+        self.ir
+            .vars
+            .get(v as usize)
+            .map_or("java.lang.Object", |i| i.ty.as_str())
+    }
+
+    /// Sends a thrown value to the method's `thrown` variable and to the
+    /// exception φ of every handler covering `insn`.
+    fn throw_to_handlers(&mut self, insn_index: usize, v: Var) {
+        let thrown = self.ir.thrown;
+        self.assign(thrown, v);
+        for &h in &self.cfg.covering[insn_index] {
+            if let Some(Some(p)) = self.handler_phis.get(h) {
+                if let Some(Val::Ref(e)) = p.stack.first() {
+                    let e = *e;
+                    self.assign(e, v);
+                }
+            }
+        }
+    }
+
+    fn insn_index(&self, insn: &Insn) -> usize {
+        self.cfg
+            .insns
+            .binary_search_by_key(&insn.pc, |i| i.pc)
+            .unwrap_or(0)
+    }
+
+    fn step(&mut self, st: &mut State, insn: &Insn) -> StepResult {
+        macro_rules! pop {
+            () => {
+                match st.stack.pop() {
+                    Some(v) => v,
+                    None => return self.fail(insn, "stack underflow"),
+                }
+            };
+        }
+        let pc = insn.pc;
+        let o = insn.op;
+        match o {
+            0x00 => {}
+            op::ACONST_NULL => st.stack.push(Val::Null),
+            0x02..=0x08 | op::BIPUSH | op::SIPUSH => st.stack.push(Val::Int),
+            0x09 | 0x0a => st.stack.push(Val::Long),
+            0x0b..=0x0d => st.stack.push(Val::Float),
+            0x0e | op::DCONST_1 => st.stack.push(Val::Double),
+            op::LDC | op::LDC_W | op::LDC2_W => {
+                let Operand::Pool(i) = insn.operand else {
+                    return self.fail(insn, "ldc operand");
+                };
+                let c = self.class.pool.constant(i).map_err(|e| LowerError {
+                    bci: pc,
+                    message: e.0,
+                })?;
+                let v = match c {
+                    Constant::Int(_) => Val::Int,
+                    Constant::Float(_) => Val::Float,
+                    Constant::Long(_) => Val::Long,
+                    Constant::Double(_) => Val::Double,
+                    Constant::String(text) => {
+                        let dst = self.var(format!("s@{pc}"), "java.lang.String");
+                        self.push_stmt(Stmt::StringConst { dst, text });
+                        Val::Ref(dst)
+                    }
+                    Constant::Class(ty) => {
+                        let dst = self.var(format!("s@{pc}"), "java.lang.Class");
+                        self.push_stmt(Stmt::ClassConst { dst, ty });
+                        Val::Ref(dst)
+                    }
+                    Constant::MethodHandle(..) | Constant::MethodType(_) => {
+                        let ty = if matches!(c, Constant::MethodType(_)) {
+                            "java.lang.invoke.MethodType"
+                        } else {
+                            "java.lang.invoke.MethodHandle"
+                        };
+                        let dst = self.var(format!("s@{pc}"), ty);
+                        self.push_stmt(Stmt::New {
+                            bci: pc,
+                            level: 0,
+                            dst,
+                            ty: ty.to_string(),
+                        });
+                        Val::Ref(dst)
+                    }
+                    Constant::Dynamic(_, desc) => match field_type(&desc) {
+                        Some((t, "")) => {
+                            let v = Val::of_type(&t, || 0);
+                            if let Val::Ref(_) = v {
+                                let dst = self.var(format!("s@{pc}"), &t);
+                                self.push_stmt(Stmt::UnknownDynamic {
+                                    bci: pc,
+                                    dst: Some(dst),
+                                    bootstrap: "condy".into(),
+                                });
+                                Val::Ref(dst)
+                            } else {
+                                v
+                            }
+                        }
+                        _ => return self.fail(insn, format!("bad condy descriptor {desc:?}")),
+                    },
+                };
+                if (o == op::LDC2_W) != v.wide() {
+                    return self.fail(insn, "ldc of a constant of the wrong size");
+                }
+                st.stack.push(v);
+            }
+            op::ILOAD..=op::ALOAD | op::ILOAD_0..=op::ALOAD_3 => {
+                let Operand::Local(n) = insn.operand else {
+                    return self.fail(insn, "load operand");
+                };
+                let kind = if o <= op::ALOAD {
+                    o - op::ILOAD
+                } else {
+                    (o - op::ILOAD_0) / 4
+                };
+                let v = match st.locals.get(n as usize) {
+                    Some(v) => *v,
+                    None => return self.fail(insn, format!("local {n} out of range")),
+                };
+                let v = match kind {
+                    0 => Val::Int,
+                    1 => Val::Long,
+                    2 => Val::Float,
+                    3 => Val::Double,
+                    _ => match v {
+                        Val::Ref(_) | Val::Null => v,
+                        // Unverifiable: read as an unknown reference.
+                        _ => Val::Ref(self.var(format!("l{n}?@{pc}"), "java.lang.Object")),
+                    },
+                };
+                st.stack.push(v);
+            }
+            op::IALOAD..=op::SALOAD => {
+                let _index = pop!();
+                let arr = pop!();
+                let v = match o {
+                    op::LALOAD => Val::Long,
+                    op::FALOAD => Val::Float,
+                    op::DALOAD => Val::Double,
+                    op::AALOAD => {
+                        let ty = arr
+                            .var()
+                            .and_then(|a| element_type(self.var_type(a)).map(str::to_string))
+                            .unwrap_or_else(|| "java.lang.Object".to_string());
+                        let dst = self.var(format!("s@{pc}"), &ty);
+                        if let Some(base) = arr.var() {
+                            self.push_stmt(Stmt::ArrayLoad { dst, base });
+                        }
+                        Val::Ref(dst)
+                    }
+                    _ => Val::Int,
+                };
+                st.stack.push(v);
+            }
+            op::ISTORE..=op::ASTORE | op::ISTORE_0..=op::ASTORE_3 => {
+                let Operand::Local(n) = insn.operand else {
+                    return self.fail(insn, "store operand");
+                };
+                let n = n as usize;
+                let v = pop!();
+                let wide = v.wide();
+                if n + usize::from(wide) >= st.locals.len() {
+                    return self.fail(insn, format!("local {n} out of range"));
+                }
+                let stored = match v {
+                    Val::Ref(src) if self.emit => {
+                        let ty = self.var_type(src).to_string();
+                        let dst = self.var(format!("l{n}@{pc}"), &ty);
+                        self.assign(dst, src);
+                        Val::Ref(dst)
+                    }
+                    v => v,
+                };
+                if n > 0 && st.locals[n - 1].wide() {
+                    st.locals[n - 1] = Val::Top;
+                }
+                st.locals[n] = stored;
+                if wide {
+                    st.locals[n + 1] = Val::Top;
+                }
+            }
+            op::IASTORE..=op::SASTORE => {
+                let v = pop!();
+                let _index = pop!();
+                let arr = pop!();
+                if let (Some(base), Some(src)) = (arr.var(), v.var()) {
+                    if o == op::AASTORE {
+                        self.push_stmt(Stmt::ArrayStore { base, src });
+                    }
+                }
+            }
+            op::POP => {
+                pop!();
+            }
+            op::POP2 => {
+                if !pop!().wide() {
+                    pop!();
+                }
+            }
+            op::DUP => {
+                let v = pop!();
+                st.stack.extend([v, v]);
+            }
+            op::DUP_X1 => {
+                let v1 = pop!();
+                let v2 = pop!();
+                st.stack.extend([v1, v2, v1]);
+            }
+            op::DUP_X2 => {
+                let v1 = pop!();
+                let v2 = pop!();
+                if v2.wide() {
+                    st.stack.extend([v1, v2, v1]);
+                } else {
+                    let v3 = pop!();
+                    st.stack.extend([v1, v3, v2, v1]);
+                }
+            }
+            op::DUP2 => {
+                let v1 = pop!();
+                if v1.wide() {
+                    st.stack.extend([v1, v1]);
+                } else {
+                    let v2 = pop!();
+                    st.stack.extend([v2, v1, v2, v1]);
+                }
+            }
+            op::DUP2_X1 => {
+                let v1 = pop!();
+                if v1.wide() {
+                    let v2 = pop!();
+                    st.stack.extend([v1, v2, v1]);
+                } else {
+                    let v2 = pop!();
+                    let v3 = pop!();
+                    st.stack.extend([v2, v1, v3, v2, v1]);
+                }
+            }
+            op::DUP2_X2 => {
+                let v1 = pop!();
+                if v1.wide() {
+                    let v2 = pop!();
+                    if v2.wide() {
+                        st.stack.extend([v1, v2, v1]);
+                    } else {
+                        let v3 = pop!();
+                        st.stack.extend([v1, v3, v2, v1]);
+                    }
+                } else {
+                    let v2 = pop!();
+                    let v3 = pop!();
+                    if v3.wide() {
+                        st.stack.extend([v2, v1, v3, v2, v1]);
+                    } else {
+                        let v4 = pop!();
+                        st.stack.extend([v2, v1, v4, v3, v2, v1]);
+                    }
+                }
+            }
+            op::SWAP => {
+                let v1 = pop!();
+                let v2 = pop!();
+                st.stack.extend([v1, v2]);
+            }
+            op::IADD..=0x73 => {
+                pop!();
+                pop!();
+                st.stack.push(arith_kind((o - op::IADD) % 4));
+            }
+            0x74..=op::DNEG => {
+                pop!();
+                st.stack.push(arith_kind((o - 0x74) % 4));
+            }
+            op::ISHL..=op::LXOR => {
+                pop!();
+                pop!();
+                st.stack.push(if (o - op::ISHL) % 2 == 0 {
+                    Val::Int
+                } else {
+                    Val::Long
+                });
+            }
+            op::IINC => {}
+            op::I2L..=op::I2S => {
+                pop!();
+                st.stack.push(match o {
+                    0x85 | 0x8c | 0x8f => Val::Long,
+                    0x86 | 0x89 | 0x90 => Val::Float,
+                    0x87 | 0x8a | 0x8d => Val::Double,
+                    _ => Val::Int,
+                });
+            }
+            op::LCMP..=op::DCMPG => {
+                pop!();
+                pop!();
+                st.stack.push(Val::Int);
+            }
+            op::IFEQ..=op::IFLE
+            | op::IFNULL
+            | op::IFNONNULL
+            | op::TABLESWITCH
+            | op::LOOKUPSWITCH => {
+                pop!();
+            }
+            op::IF_ICMPEQ..=op::IF_ACMPNE => {
+                pop!();
+                pop!();
+            }
+            op::GOTO | op::GOTO_W | op::RET => {}
+            op::JSR | op::JSR_W => st.stack.push(Val::Addr),
+            op::IRETURN..=op::ARETURN => {
+                let v = pop!();
+                if let (Some(r), Some(v)) = (self.ir.ret, v.var()) {
+                    self.assign(r, v);
+                }
+            }
+            op::RETURN => {}
+            op::GETSTATIC..=op::PUTFIELD => self.field_insn(st, insn)?,
+            op::INVOKEVIRTUAL..=op::INVOKEINTERFACE => self.invoke_insn(st, insn)?,
+            op::INVOKEDYNAMIC => {
+                let Operand::Pool(i) = insn.operand else {
+                    return self.fail(insn, "indy operand");
+                };
+                let (bsm, name, desc) =
+                    self.class.pool.invoke_dynamic(i).map_err(|e| LowerError {
+                        bci: pc,
+                        message: e.0,
+                    })?;
+                let d = method_desc(desc).ok_or_else(|| LowerError {
+                    bci: pc,
+                    message: format!("bad descriptor {desc:?}"),
+                })?;
+                let mut args = Vec::with_capacity(d.params.len());
+                for _ in &d.params {
+                    args.push(pop!());
+                }
+                args.reverse();
+                let result = Val::of_type(&d.ret, || 0);
+                let dst = match result {
+                    Val::Ref(_) => Some(self.var(format!("s@{pc}"), &d.ret)),
+                    _ => None,
+                };
+                if self.emit {
+                    let arg_vars: Vec<Option<Var>> = args.iter().map(|a| a.var()).collect();
+                    let stmt =
+                        invokedynamic::translate(self.class, pc, bsm, name, &d, &arg_vars, dst)
+                            .map_err(|e| LowerError {
+                                bci: pc,
+                                message: e,
+                            })?;
+                    self.push_stmt(stmt);
+                }
+                if d.ret != "void" {
+                    st.stack.push(match (result, dst) {
+                        (Val::Ref(_), Some(v)) => Val::Ref(v),
+                        (r, _) => r,
+                    });
+                }
+            }
+            op::NEW | op::ANEWARRAY | op::NEWARRAY | op::MULTIANEWARRAY => {
+                let ty = match insn.operand {
+                    Operand::ArrayType(t) => {
+                        pop!();
+                        format!("{}[]", primitive_array_element(t))
+                    }
+                    Operand::Pool(i) => {
+                        let c = self.class.pool.class(i).map_err(|e| LowerError {
+                            bci: pc,
+                            message: e.0,
+                        })?;
+                        if o == op::ANEWARRAY {
+                            pop!();
+                            format!("{c}[]")
+                        } else {
+                            c
+                        }
+                    }
+                    Operand::MultiArray(i, dims) => {
+                        for _ in 0..dims {
+                            pop!();
+                        }
+                        self.class.pool.class(i).map_err(|e| LowerError {
+                            bci: pc,
+                            message: e.0,
+                        })?
+                    }
+                    _ => return self.fail(insn, "allocation operand"),
+                };
+                let dst = self.var(format!("s@{pc}"), &ty);
+                self.push_stmt(Stmt::New {
+                    bci: pc,
+                    level: 0,
+                    dst,
+                    ty: ty.clone(),
+                });
+                if let Operand::MultiArray(_, dims) = insn.operand {
+                    // Inner arrays: new T[][] stores new T[] into its elements.
+                    let mut outer = dst;
+                    let mut t = ty.clone();
+                    for level in 1..dims {
+                        let Some(inner) = element_type(&t).map(str::to_string) else {
+                            break;
+                        };
+                        if !inner.ends_with("[]") {
+                            break;
+                        }
+                        let v = self.var(format!("s@{pc}.{level}"), &inner);
+                        self.push_stmt(Stmt::New {
+                            bci: pc,
+                            level,
+                            dst: v,
+                            ty: inner.clone(),
+                        });
+                        self.push_stmt(Stmt::ArrayStore {
+                            base: outer,
+                            src: v,
+                        });
+                        outer = v;
+                        t = inner;
+                    }
+                }
+                st.stack.push(Val::Ref(dst));
+            }
+            op::ARRAYLENGTH | op::INSTANCEOF => {
+                pop!();
+                st.stack.push(Val::Int);
+            }
+            op::ATHROW => {
+                let v = pop!();
+                if let Some(v) = v.var() {
+                    let k = self.insn_index(insn);
+                    self.throw_to_handlers(k, v);
+                }
+                st.stack.clear();
+            }
+            op::CHECKCAST => {
+                let Operand::Pool(i) = insn.operand else {
+                    return self.fail(insn, "checkcast operand");
+                };
+                let ty = self.class.pool.class(i).map_err(|e| LowerError {
+                    bci: pc,
+                    message: e.0,
+                })?;
+                let v = pop!();
+                match v {
+                    Val::Ref(src) => {
+                        let dst = self.var(format!("s@{pc}"), &ty);
+                        self.push_stmt(Stmt::Cast {
+                            bci: pc,
+                            dst,
+                            ty,
+                            src,
+                        });
+                        st.stack.push(Val::Ref(dst));
+                    }
+                    v => st.stack.push(v),
+                }
+            }
+            op::MONITORENTER | op::MONITOREXIT => {
+                pop!();
+            }
+            x => return self.fail(insn, format!("unexpected opcode 0x{x:02x}")),
+        }
+        Ok(())
+    }
+
+    fn field_insn(&mut self, st: &mut State, insn: &Insn) -> StepResult {
+        let Operand::Pool(i) = insn.operand else {
+            return self.fail(insn, "field operand");
+        };
+        let field = self.class.pool.member(i).map_err(|e| LowerError {
+            bci: insn.pc,
+            message: e.0,
+        })?;
+        let Some((ty, "")) = field_type(&field.desc) else {
+            return self.fail(insn, format!("bad field descriptor {:?}", field.desc));
+        };
+        let pop = |st: &mut State| {
+            st.stack.pop().ok_or(LowerError {
+                bci: insn.pc,
+                message: "stack underflow".into(),
+            })
+        };
+        match insn.op {
+            op::GETSTATIC | op::GETFIELD => {
+                let base = if insn.op == op::GETFIELD {
+                    pop(st)?.var()
+                } else {
+                    None
+                };
+                let v = Val::of_type(&ty, || 0);
+                let v = if let Val::Ref(_) = v {
+                    let dst = self.var(format!("s@{}", insn.pc), &ty);
+                    if insn.op == op::GETSTATIC {
+                        self.push_stmt(Stmt::StaticLoad { dst, field });
+                    } else if let Some(base) = base {
+                        self.push_stmt(Stmt::Load { dst, base, field });
+                    }
+                    Val::Ref(dst)
+                } else {
+                    v
+                };
+                st.stack.push(v);
+            }
+            _ => {
+                let v = pop(st)?;
+                if insn.op == op::PUTFIELD {
+                    let base = pop(st)?;
+                    if let (Some(base), Some(src)) = (base.var(), v.var()) {
+                        self.push_stmt(Stmt::Store { base, field, src });
+                    }
+                } else if let Some(src) = v.var() {
+                    self.push_stmt(Stmt::StaticStore { field, src });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn invoke_insn(&mut self, st: &mut State, insn: &Insn) -> StepResult {
+        let Operand::Pool(i) = insn.operand else {
+            return self.fail(insn, "invoke operand");
+        };
+        let target = self.class.pool.member(i).map_err(|e| LowerError {
+            bci: insn.pc,
+            message: e.0,
+        })?;
+        let d = method_desc(&target.desc).ok_or_else(|| LowerError {
+            bci: insn.pc,
+            message: format!("bad descriptor {:?}", target.desc),
+        })?;
+        let kind = match insn.op {
+            op::INVOKESTATIC => InvokeKind::Static,
+            op::INVOKESPECIAL => InvokeKind::Special,
+            op::INVOKEVIRTUAL => InvokeKind::Virtual,
+            _ => InvokeKind::Interface,
+        };
+        let mut args = Vec::with_capacity(d.params.len());
+        for _ in &d.params {
+            match st.stack.pop() {
+                Some(v) => args.push(v.var()),
+                None => return self.fail(insn, "stack underflow"),
+            }
+        }
+        args.reverse();
+        let receiver = if kind == InvokeKind::Static {
+            None
+        } else {
+            match st.stack.pop() {
+                Some(v) => v.var(),
+                None => return self.fail(insn, "stack underflow"),
+            }
+        };
+        let pc = insn.pc;
+        let result_val = Val::of_type(&d.ret, || 0);
+        let result = match result_val {
+            Val::Ref(_) => Some(self.var(format!("s@{pc}"), &d.ret)),
+            _ => None,
+        };
+        let k = self.insn_index(insn);
+        let exception = if self.emit && !self.cfg.covering[k].is_empty() {
+            let e = self.var(format!("exc@{pc}"), "java.lang.Throwable");
+            self.throw_to_handlers(k, e);
+            Some(e)
+        } else {
+            None
+        };
+        self.push_stmt(Stmt::Invoke(Invoke {
+            bci: pc,
+            kind,
+            target,
+            receiver,
+            args,
+            result,
+            exception,
+        }));
+        if d.ret != "void" {
+            st.stack.push(match result {
+                Some(v) => Val::Ref(v),
+                None => result_val,
+            });
+        }
+        Ok(())
+    }
+}
+
+fn arith_kind(k: u8) -> Val {
+    match k {
+        0 => Val::Int,
+        1 => Val::Long,
+        2 => Val::Float,
+        _ => Val::Double,
+    }
+}
+
+fn primitive_array_element(t: u8) -> &'static str {
+    match t {
+        4 => "boolean",
+        5 => "char",
+        6 => "float",
+        7 => "double",
+        8 => "byte",
+        9 => "short",
+        10 => "int",
+        _ => "long",
+    }
+}

@@ -1,0 +1,270 @@
+//! The intermediate representation: each method's stack code translated
+//! into statements over variables.
+//!
+//! Every stack value that can hold a reference gets its own variable, and
+//! every definition of a local slot gets its own variable too, so javac's
+//! reuse of a slot never merges unrelated objects. Where control flow
+//! merges, a φ variable per slot receives an assignment from each reaching
+//! definition ("a use sees all reaching definitions"). Only
+//! reference-typed values get variables; primitives are tracked by kind.
+//!
+//! - [`lower`]: the stack-to-variable translation;
+//! - [`invokedynamic`]: string concatenation and lambdas;
+//! - [`natives`]: models of JDK natives that move objects or start code.
+
+pub mod invokedynamic;
+pub mod lower;
+pub mod natives;
+
+use crate::classfile::model::MemberRef;
+
+/// A variable, numbered within its method.
+pub type Var = u32;
+
+/// A variable's readable name (within the method) and declared type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VarInfo {
+    /// `this`, `p1`, `l3@12` (local 3 defined at bci 12), `s@7` (stack
+    /// value produced at bci 7), `phi:l2@30`, `exc@7`, `ret`, `thrown`.
+    pub name: String,
+    /// The declared type, as a Java type name.
+    pub ty: String,
+}
+
+/// How a call is dispatched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum InvokeKind {
+    /// `invokestatic`.
+    Static,
+    /// `invokespecial`: constructors, `super.m()`, private methods.
+    Special,
+    /// `invokevirtual`.
+    Virtual,
+    /// `invokeinterface`.
+    Interface,
+}
+
+impl InvokeKind {
+    /// The bytecode mnemonic.
+    pub fn mnemonic(self) -> &'static str {
+        match self {
+            InvokeKind::Static => "invokestatic",
+            InvokeKind::Special => "invokespecial",
+            InvokeKind::Virtual => "invokevirtual",
+            InvokeKind::Interface => "invokeinterface",
+        }
+    }
+}
+
+/// A call site.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Invoke {
+    /// Bytecode index (synthetic statements use the bci they model).
+    pub bci: u32,
+    /// Dispatch kind.
+    pub kind: InvokeKind,
+    /// The referenced method.
+    pub target: MemberRef,
+    /// The receiver, for non-static calls.
+    pub receiver: Option<Var>,
+    /// One entry per declared parameter: the variable for a reference
+    /// argument, `None` for primitives and `null`.
+    pub args: Vec<Option<Var>>,
+    /// The variable receiving a reference result.
+    pub result: Option<Var>,
+    /// The variable receiving exceptions thrown by the callee, when the
+    /// site is inside a `try`; otherwise exceptions go to the method's
+    /// `thrown` variable.
+    pub exception: Option<Var>,
+}
+
+/// A piece of a string concatenation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConcatPart {
+    /// A reference argument.
+    Var(Var),
+    /// Constant text from the recipe.
+    Const(String),
+}
+
+/// A statement.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stmt {
+    /// `dst = new ty` (also arrays; `bci` identifies the site, `level`
+    /// the nesting for `multianewarray`).
+    New {
+        /// Site.
+        bci: u32,
+        /// Nesting level (0 for the outer array or a plain object).
+        level: u8,
+        /// Result.
+        dst: Var,
+        /// Allocated type.
+        ty: String,
+    },
+    /// `dst = "text"`.
+    StringConst {
+        /// Result.
+        dst: Var,
+        /// The string.
+        text: String,
+    },
+    /// `dst = ty.class`.
+    ClassConst {
+        /// Result.
+        dst: Var,
+        /// The class.
+        ty: String,
+    },
+    /// `dst = src`.
+    Assign {
+        /// Target.
+        dst: Var,
+        /// Source.
+        src: Var,
+    },
+    /// `dst = (ty) src`.
+    Cast {
+        /// Site.
+        bci: u32,
+        /// Result.
+        dst: Var,
+        /// Target type.
+        ty: String,
+        /// Source.
+        src: Var,
+    },
+    /// `dst = base.field`.
+    Load {
+        /// Result.
+        dst: Var,
+        /// Object.
+        base: Var,
+        /// Field.
+        field: MemberRef,
+    },
+    /// `base.field = src`.
+    Store {
+        /// Object.
+        base: Var,
+        /// Field.
+        field: MemberRef,
+        /// Value.
+        src: Var,
+    },
+    /// `dst = C.field`.
+    StaticLoad {
+        /// Result.
+        dst: Var,
+        /// Field.
+        field: MemberRef,
+    },
+    /// `C.field = src`.
+    StaticStore {
+        /// Field.
+        field: MemberRef,
+        /// Value.
+        src: Var,
+    },
+    /// `dst = base[*]`.
+    ArrayLoad {
+        /// Result.
+        dst: Var,
+        /// Array.
+        base: Var,
+    },
+    /// `base[*] = src`.
+    ArrayStore {
+        /// Array.
+        base: Var,
+        /// Value.
+        src: Var,
+    },
+    /// A call.
+    Invoke(Invoke),
+    /// `dst = a + b + …` by `StringConcatFactory`.
+    Concat {
+        /// Site.
+        bci: u32,
+        /// Result.
+        dst: Var,
+        /// The pieces, in order.
+        parts: Vec<ConcatPart>,
+    },
+    /// `dst = <lambda or method reference>` by `LambdaMetafactory`.
+    Lambda {
+        /// Site.
+        bci: u32,
+        /// Result.
+        dst: Var,
+        /// The functional interface.
+        iface: String,
+        /// Its method's name.
+        sam_name: String,
+        /// Its method's erased descriptor.
+        sam_desc: String,
+        /// The method handle kind of the implementation (5..=9).
+        impl_kind: u8,
+        /// The implementation method.
+        implementation: MemberRef,
+        /// Captured arguments (`None` for primitives and null).
+        captured: Vec<Option<Var>>,
+    },
+    /// An `invokedynamic` with another bootstrap method: the result is
+    /// unknown.
+    UnknownDynamic {
+        /// Site.
+        bci: u32,
+        /// Result, if a reference.
+        dst: Option<Var>,
+        /// The bootstrap method, `Owner.name`.
+        bootstrap: String,
+    },
+}
+
+/// A method body in IR.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MethodIr {
+    /// All variables; `Var` indexes this.
+    pub vars: Vec<VarInfo>,
+    /// Formal parameters by position (`this` first for instance methods):
+    /// `Some` for reference parameters.
+    pub params: Vec<Option<Var>>,
+    /// The returned value, for reference-returning methods.
+    pub ret: Option<Var>,
+    /// Exceptions leaving the method.
+    pub thrown: Var,
+    /// The statements (flow-insensitive: their order carries no meaning).
+    pub stmts: Vec<Stmt>,
+}
+
+impl MethodIr {
+    /// Adds a variable.
+    pub fn new_var(&mut self, name: impl Into<String>, ty: impl Into<String>) -> Var {
+        self.vars.push(VarInfo {
+            name: name.into(),
+            ty: ty.into(),
+        });
+        (self.vars.len() - 1) as Var
+    }
+
+    /// An empty body with parameters, return and thrown variables for a
+    /// method of the given (static-ness, parameter types, return type).
+    pub fn skeleton(is_static: bool, class: &str, params: &[String], ret: &str) -> MethodIr {
+        let mut ir = MethodIr::default();
+        if !is_static {
+            let v = ir.new_var("this", class);
+            ir.params.push(Some(v));
+        }
+        for (k, p) in params.iter().enumerate() {
+            let v = crate::classfile::descriptor::is_reference(p)
+                .then(|| ir.new_var(format!("p{k}"), p.clone()));
+            ir.params.push(v);
+        }
+        if crate::classfile::descriptor::is_reference(ret) {
+            ir.ret = Some(ir.new_var("ret", ret));
+        }
+        ir.thrown = ir.new_var("thrown", "java.lang.Throwable");
+        ir
+    }
+}
