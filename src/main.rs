@@ -76,6 +76,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(1)
@@ -98,4 +99,13 @@ fn run(cli: Cli) -> Result<()> {
             quiet,
         } => cli::facts::facts(&classpath, &jdk, &output, quiet),
     }
+}
+
+/// Whether the error is stdout closing early (`refract ... | head`),
+/// which is not a failure.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

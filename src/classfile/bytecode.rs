@@ -464,7 +464,7 @@ fn decode_one(c: &mut Cursor<'_>, op: u8) -> Result<Insn, DecodeError> {
             c.target(o)
         }?),
         TABLESWITCH | LOOKUPSWITCH => {
-            while c.pos % 4 != 0 {
+            while !c.pos.is_multiple_of(4) {
                 c.u8()?;
             }
             let default = {
@@ -578,5 +578,62 @@ mod tests {
         assert_eq!(mnemonic(op::JSR_W), "jsr_w");
         assert!(decode(&[0xca]).is_err());
         assert!(decode(&[0xa7, 0x00, 0x01]).is_err()); // into itself
+    }
+
+    /// Encodes one instruction of every opcode, with valid operands, and
+    /// decodes the whole sequence back.
+    #[test]
+    fn decodes_all_202_opcodes() {
+        let mut code: Vec<u8> = Vec::new();
+        let mut expected = Vec::new();
+        for opc in 0u8..=201 {
+            let pc = code.len();
+            code.push(opc);
+            let operand_bytes: Vec<u8> = match opc {
+                op::BIPUSH | op::LDC => vec![1],
+                op::NEWARRAY => vec![10],
+                op::SIPUSH | op::LDC_W | op::LDC2_W => vec![0, 1],
+                op::ILOAD..=op::ALOAD | op::ISTORE..=op::ASTORE | op::RET => vec![2],
+                op::IINC => vec![2, 0xff],
+                op::IFEQ..=op::JSR | op::IFNULL | op::IFNONNULL => vec![0, 0],
+                op::GOTO_W | op::JSR_W => vec![0, 0, 0, 0],
+                op::TABLESWITCH | op::LOOKUPSWITCH => {
+                    let mut v = vec![0u8; (4 - (pc + 1) % 4) % 4];
+                    let back = -(pc as i32);
+                    v.extend_from_slice(&back.to_be_bytes());
+                    if opc == op::TABLESWITCH {
+                        v.extend_from_slice(&5i32.to_be_bytes());
+                        v.extend_from_slice(&5i32.to_be_bytes());
+                    } else {
+                        v.extend_from_slice(&1i32.to_be_bytes());
+                        v.extend_from_slice(&5i32.to_be_bytes());
+                    }
+                    v.extend_from_slice(&back.to_be_bytes());
+                    v
+                }
+                op::GETSTATIC..=op::INVOKESTATIC
+                | op::NEW
+                | op::ANEWARRAY
+                | op::CHECKCAST
+                | op::INSTANCEOF => vec![0, 3],
+                op::INVOKEINTERFACE => vec![0, 3, 1, 0],
+                op::INVOKEDYNAMIC => vec![0, 3, 0, 0],
+                op::MULTIANEWARRAY => vec![0, 3, 2],
+                op::WIDE => vec![op::ILOAD, 1, 0],
+                _ => vec![],
+            };
+            code.extend_from_slice(&operand_bytes);
+            expected.push((pc as u32, if opc == op::WIDE { op::ILOAD } else { opc }));
+        }
+        let insns = decode(&code).unwrap();
+        let got: Vec<(u32, u8)> = insns.iter().map(|i| (i.pc, i.op)).collect();
+        assert_eq!(got, expected);
+        let wide = insns
+            .iter()
+            .find(|i| i.pc == expected[op::WIDE as usize].0)
+            .unwrap();
+        assert_eq!(wide.operand, Operand::Local(256));
+        let lookup = &insns[op::LOOKUPSWITCH as usize];
+        assert_eq!(lookup.operand, Operand::Switch(0, vec![(5, 0)]));
     }
 }

@@ -6,6 +6,7 @@ use refract::classpath::jdk::{jmods, JdkChoice};
 use refract::classpath::ClassPath;
 use refract::facts::write::write_database;
 use refract::facts::{generate, Progress};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// How many unreadable classes to list before summarising the rest.
@@ -46,7 +47,10 @@ pub fn facts(classpath: &[PathBuf], jdk: &JdkChoice, output: &Path, quiet: bool)
         return Ok(());
     }
     let st = &facts.builder.stats;
-    println!(
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    writeln!(
+        out,
         "{} classes ({} application, {} library), {} methods with code, {} skipped, {} duplicate, {:.2}s",
         st.classes.0 + st.classes.1,
         st.classes.0,
@@ -55,15 +59,16 @@ pub fn facts(classpath: &[PathBuf], jdk: &JdkChoice, output: &Path, quiet: bool)
         facts.problems.len(),
         facts.duplicates,
         start.elapsed().as_secs_f64()
-    );
-    println!("wrote {}", output.display());
-    println!("domains:");
+    )?;
+    writeln!(out, "wrote {}", output.display())?;
+    writeln!(out, "domains:")?;
     for (d, n) in &summary.domains {
-        println!("  {d:<5} {n:>10}");
+        writeln!(out, "  {d:<5} {n:>10}")?;
     }
-    println!("relations:");
+    writeln!(out, "relations:")?;
     for (r, n) in &summary.relations {
-        println!("  {r:<19} {n:>10}");
+        writeln!(out, "  {r:<19} {n:>10}")?;
     }
+    out.flush()?;
     Ok(())
 }

@@ -68,7 +68,17 @@ impl Resolver {
                         format!("domain {name} has size 0"),
                     ));
                 }
-                let map_file = map.as_ref().map(|m| self.prog.base_dir.join(m));
+                // bddbddb looks in the base directory; a map beside the
+                // file that declares the domain (an included schema) is
+                // found too.
+                let map_file = map.as_ref().map(|m| {
+                    let in_base = self.prog.base_dir.join(m);
+                    let beside = loc.file.parent().map(|d| d.join(m));
+                    match beside {
+                        Some(b) if !in_base.is_file() && b.is_file() => b,
+                        _ => in_base,
+                    }
+                });
                 let names = match &map_file {
                     Some(p) if p.is_file() => Some(Arc::new(NameMap::read(p).map_err(|e| {
                         Error::at(

@@ -387,7 +387,7 @@ impl FactsBuilder {
         h
     }
 
-    fn method_ref(&mut self, r: &MemberRef, kind: InvokeKind) -> Option<(u32, MethodDesc, bool)> {
+    fn method_ref(&mut self, r: &MemberRef) -> Option<(u32, MethodDesc, bool)> {
         let desc = method_desc(&r.desc)?;
         let resolved = self.hierarchy.resolve_method(&r.class, &r.name, &r.desc);
         let id = match resolved {
@@ -398,7 +398,6 @@ impl FactsBuilder {
                     .intern(&method_signature(&r.class, &r.name, &desc))
             }
         };
-        let _ = kind;
         Some((id, desc, resolved.is_some()))
     }
 
@@ -553,7 +552,7 @@ impl FactsBuilder {
 
     fn emit_invoke(&mut self, m: u32, inv: &Invoke, bci: u32, line: u32, base: u32, thrown: u32) {
         let g = |v: u32| base + v;
-        let Some((target, desc, resolved)) = self.method_ref(&inv.target, inv.kind) else {
+        let Some((target, desc, resolved)) = self.method_ref(&inv.target) else {
             return;
         };
         let i = self.sites.len() as u32;

@@ -100,7 +100,7 @@ pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> Program
                     Ok(ir) => {
                         if decl.code.is_some() {
                             b.stats.methods_with_code += 1;
-                        } else {
+                        } else if natives::model_for(&sig).is_some() {
                             b.stats.modelled_natives += 1;
                         }
                         b.emit_method(&c.name, m, &ir, decl.code.as_ref());
@@ -148,4 +148,26 @@ fn lower_class(c: &ClassInfo) -> Vec<(usize, Result<MethodIr, String>)> {
         }
     }
     out
+}
+
+/// Reads one class file and translates all its methods, discarding the
+/// result: the entry point of the fuzz target and of the mutation test.
+/// Errors are expected; panics are bugs.
+pub fn fuzz_one(bytes: &[u8]) {
+    if let Ok(c) = read_class(bytes) {
+        let mut b = FactsBuilder::new();
+        if b.declare_class(&c, false) {
+            for (k, r) in lower_class(&c) {
+                let decl = &c.methods[k];
+                if let (Ok(ir), Some(desc)) = (r, method_desc(&decl.desc)) {
+                    let sig =
+                        crate::classfile::descriptor::method_signature(&c.name, &decl.name, &desc);
+                    if let Some(m) = b.methods.get(&sig) {
+                        b.emit_method(&c.name, m, &ir, decl.code.as_ref());
+                    }
+                }
+            }
+            b.finish();
+        }
+    }
 }

@@ -197,3 +197,39 @@ pub fn schema_matches_enum() -> bool {
         && RELATIONS[R::Cha as usize].name == "cha"
         && RELATIONS[R::ApplicationMethod as usize].name == "applicationMethod"
 }
+
+/// The readable name of element `id` of `domain` (as its map file has it).
+pub fn element_name(b: &FactsBuilder, domain: &str, id: u32) -> String {
+    match domain {
+        "V" => b.var_name(id),
+        "H" => b.heaps[id as usize].clone(),
+        "T" => b.types.name(id).to_string(),
+        "F" => b.fields.name(id).to_string(),
+        "M" => b.methods.name(id).to_string(),
+        "I" => b.site_name(id),
+        "N" => b.names.name(id).to_string(),
+        "MOD" => b.modifiers.name(id).to_string(),
+        _ => id.to_string(),
+    }
+}
+
+/// The tuples of a relation with every element named, one tab-separated
+/// line per tuple, sorted.
+pub fn named_tuples(b: &FactsBuilder, relation: &str) -> Vec<String> {
+    let Some(r) = super::schema::relation_index(relation) else {
+        return Vec::new();
+    };
+    let attrs = RELATIONS[r].attrs;
+    let mut out: Vec<String> = tuples(b, r)
+        .into_iter()
+        .map(|row| {
+            row.iter()
+                .zip(attrs)
+                .map(|(v, (_, d))| element_name(b, d, *v))
+                .collect::<Vec<_>>()
+                .join("\t")
+        })
+        .collect();
+    out.sort();
+    out
+}

@@ -57,6 +57,7 @@ impl Val {
             "double" => Val::Double,
             "float" => Val::Float,
             "int" | "short" | "char" | "byte" | "boolean" => Val::Int,
+            "void" => Val::Top,
             _ => Val::Ref(var()),
         }
     }
@@ -852,7 +853,7 @@ impl Translator<'_> {
             op::ISHL..=op::LXOR => {
                 pop!();
                 pop!();
-                st.stack.push(if (o - op::ISHL) % 2 == 0 {
+                st.stack.push(if (o - op::ISHL).is_multiple_of(2) {
                     Val::Int
                 } else {
                     Val::Long

@@ -1,0 +1,20 @@
+#!/bin/sh
+# Rebuilds the compiled fixtures from their sources with javac.
+# Tests use the committed classes and never need javac; run this after
+# editing a fixture source, and commit the result.
+#
+#   fixtures/src/<set>/...java  ->  fixtures/classes/<set>/...class
+#
+# Classes are compiled for Java 17 with debugging information (lines).
+set -eu
+cd "$(dirname "$0")/.."
+JAVAC=${JAVAC:-javac}
+for set in fixtures/src/*/; do
+    name=$(basename "$set")
+    out=fixtures/classes/$name
+    rm -rf "$out"
+    mkdir -p "$out"
+    # shellcheck disable=SC2046
+    "$JAVAC" --release 17 -g -nowarn -Xlint:-deprecation -d "$out" $(find "$set" -name '*.java' | sort)
+    echo "built $out"
+done

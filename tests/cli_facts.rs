@@ -1,0 +1,108 @@
+//! `refract facts` end to end: the database it writes loads into the
+//! engine, and bad input fails with a clear message.
+
+use std::path::Path;
+use std::process::Command;
+
+fn refract() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_refract"))
+}
+
+fn fixture(set: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/classes")
+        .join(set)
+        .display()
+        .to_string()
+}
+
+#[test]
+fn facts_writes_a_database_the_engine_queries() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("basic.db");
+    let r = refract()
+        .args(["facts", &fixture("basic"), "--jdk", "none", "-o"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let out = String::from_utf8(r.stdout).unwrap();
+    assert!(out.starts_with(
+        "4 classes (4 application, 0 library), 18 methods with code, 0 skipped, 0 duplicate"
+    ));
+    let lines = [
+        format!("  {:<5} {:>10}", "M", 38),
+        format!("  {:<19} {:>10}", "stringType", 1),
+        format!("  {:<19} {:>10}", "mainMethod", 1),
+    ];
+    for line in lines {
+        assert!(
+            out.contains(&format!("{line}\n")),
+            "missing {line:?} in\n{out}"
+        );
+    }
+    for f in [
+        "schema.dl",
+        "V.map",
+        "H.map",
+        "M.map",
+        "I.map",
+        "vP0.tuples",
+        "actual.tuples",
+    ] {
+        assert!(db.join(f).is_file(), "{f} missing");
+    }
+    // A query over the database, by name.
+    std::fs::write(
+        dir.path().join("q.dl"),
+        ".include \"basic.db/schema.dl\"\n\
+         forNameArg(v:V) printtuples\n\
+         forNameArg(v) :- IE0(i, \"<java.lang.Class: java.lang.Class forName(java.lang.String)>\"), actual(i, 0, v).\n\
+         named(v:V, h:H) printtuples\n\
+         named(v, h) :- forNameArg(v), A(v, w), vP0(w, h), stringType(h, _).\n",
+    )
+    .unwrap();
+    let r = refract()
+        .args(["run", "q.dl", "-F", "basic.db"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert_eq!(
+        String::from_utf8(r.stdout).unwrap(),
+        "forNameArg(v:V0): 2 tuples\n\
+         <Flow: java.lang.Object tryCatch()>/s@2\n\
+         <ForName: void main(java.lang.String[])>/l1@2\n\
+         named(v:V0, h:H0): 1 tuples\n\
+         <ForName: void main(java.lang.String[])>/l1@2\t\"a.B\"\n"
+    );
+}
+
+#[test]
+fn facts_rejects_missing_inputs_and_bad_jdks() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = refract()
+        .args(["facts", "no/such.jar", "--jdk", "none", "-o"])
+        .arg(dir.path().join("x.db"))
+        .output()
+        .unwrap();
+    assert_eq!(r.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(r.stderr).unwrap(),
+        "error: no/such.jar: no such file or directory\n"
+    );
+    let r = refract()
+        .args(["facts", &fixture("basic"), "--jdk"])
+        .arg(dir.path())
+        .arg("-o")
+        .arg(dir.path().join("x.db"))
+        .output()
+        .unwrap();
+    assert_eq!(r.status.code(), Some(1));
+    let err = String::from_utf8(r.stderr).unwrap();
+    assert!(err.contains("has no jmods directory"), "{err}");
+    assert!(!dir.path().join("x.db").exists());
+    // A usage error is exit code 2.
+    let r = refract().args(["facts", "-o", "x"]).output().unwrap();
+    assert_eq!(r.status.code(), Some(2));
+}

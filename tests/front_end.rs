@@ -1,0 +1,420 @@
+//! The Java front end on the committed fixtures: exact facts for small
+//! programs, robustness against damaged and unusual class files.
+
+use refract::classfile::read_class;
+use refract::classpath::ClassPath;
+use refract::facts::{generate, write::named_tuples, ProgramFacts};
+use std::path::{Path, PathBuf};
+
+fn fixture(set: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/classes")
+        .join(set)
+}
+
+fn facts_of(paths: &[PathBuf]) -> ProgramFacts {
+    let mut cp = ClassPath::default();
+    for p in paths {
+        cp.push_application(p.clone());
+    }
+    generate(&cp, &|_| {})
+}
+
+/// The tuples of `rel` whose text contains `filter`.
+fn rows(f: &ProgramFacts, rel: &str, filter: &str) -> Vec<String> {
+    named_tuples(&f.builder, rel)
+        .into_iter()
+        .filter(|t| t.contains(filter))
+        .collect()
+}
+
+const MAIN: &str = "<ForName: void main(java.lang.String[])>";
+const FOR_NAME_SITE: &str = "<ForName: void main(java.lang.String[])>[4@L4] invokestatic <java.lang.Class: java.lang.Class forName(java.lang.String)>";
+
+#[test]
+fn constant_for_name_chain() {
+    let f = facts_of(&[fixture("basic")]);
+    assert!(f.problems.is_empty(), "{:?}", f.problems);
+    // String s = "a.B";  Class.forName(s)
+    assert_eq!(rows(&f, "vP0", MAIN), vec![format!("{MAIN}/s@0\t\"a.B\"")]);
+    assert_eq!(
+        rows(&f, "A", MAIN),
+        vec![
+            format!("{MAIN}/l1@2\t{MAIN}/s@0"),
+            format!("{MAIN}/l2@7\t{MAIN}/s@4"),
+            format!("{MAIN}/l3@12\t{MAIN}/s@9"),
+        ]
+    );
+    assert_eq!(
+        rows(&f, "actual", FOR_NAME_SITE),
+        vec![format!("{FOR_NAME_SITE}\t0\t{MAIN}/l1@2")]
+    );
+    assert_eq!(
+        rows(&f, "IE0", FOR_NAME_SITE),
+        vec![format!(
+            "{FOR_NAME_SITE}\t<java.lang.Class: java.lang.Class forName(java.lang.String)>"
+        )]
+    );
+    assert_eq!(
+        rows(&f, "Iret", FOR_NAME_SITE),
+        vec![format!("{FOR_NAME_SITE}\t{MAIN}/s@4")]
+    );
+    assert_eq!(rows(&f, "stringType", ""), vec!["\"a.B\"\ta.B"]);
+    assert_eq!(rows(&f, "stringConst", "a.B"), vec!["\"a.B\""]);
+    assert_eq!(
+        rows(&f, "Iloc", FOR_NAME_SITE),
+        vec![format!("{FOR_NAME_SITE}\t{MAIN}\t4\t4")]
+    );
+    // newInstance is dispatched by name, not bound statically.
+    assert_eq!(
+        rows(&f, "mI", "newInstance"),
+        vec![format!("{MAIN}\t{MAIN}[9@L5] invokevirtual <java.lang.Class: java.lang.Object newInstance()>\tjava.lang.Object newInstance()")]
+    );
+    assert_eq!(rows(&f, "mainMethod", ""), vec![MAIN]);
+    assert_eq!(
+        rows(&f, "defaultConstructor", "a.B"),
+        vec!["a.B\t<a.B: void <init>()>"]
+    );
+}
+
+#[test]
+fn locals_get_one_variable_per_definition_and_phis_merge_them() {
+    let f = facts_of(&[fixture("basic")]);
+    let pick = "<Flow: java.lang.Object pick(boolean)>";
+    assert_eq!(
+        rows(&f, "A", pick),
+        vec![
+            format!("{pick}/l2@11\t{pick}/s@4"),
+            format!("{pick}/l2@22\t{pick}/s@15"),
+            format!("{pick}/phi:l0@23\t{pick}/this"),
+            format!("{pick}/phi:l2@23\t{pick}/l2@11"),
+            format!("{pick}/phi:l2@23\t{pick}/l2@22"),
+            format!("{pick}/ret\t{pick}/phi:l2@23"),
+        ]
+    );
+    // Slot 0 reused: "first" and "second" stay apart; only "second" is returned.
+    let reuse = "<Flow: java.lang.Object reuse()>";
+    assert_eq!(
+        rows(&f, "A", reuse),
+        vec![
+            format!("{reuse}/l0@2\t{reuse}/s@0"),
+            format!("{reuse}/l0@9\t{reuse}/s@7"),
+            format!("{reuse}/ret\t{reuse}/l0@9"),
+        ]
+    );
+    assert_eq!(
+        rows(&f, "S", reuse),
+        vec![format!(
+            "<global>\t<Flow: java.lang.Object shared>\t{reuse}/l0@2"
+        )]
+    );
+}
+
+#[test]
+fn fields_arrays_statics_casts_and_exceptions() {
+    let f = facts_of(&[fixture("basic")]);
+    let arrays = "<Flow: void arrays()>";
+    assert_eq!(
+        rows(&f, "S", arrays),
+        vec![
+            format!("{arrays}/l0@4\t[]\t{arrays}/s@7"),
+            // new int[3][4]: the inner arrays are stored in the outer one.
+            format!("{arrays}/s@16\t[]\t{arrays}/s@16.1"),
+            format!("<global>\t<Flow: java.lang.Object shared>\t{arrays}/l1@13"),
+            format!("<global>\t<Flow: java.lang.Object shared>\t{arrays}/l2@20"),
+        ]
+    );
+    assert_eq!(
+        rows(&f, "L", arrays),
+        vec![format!("{arrays}/l0@4\t[]\t{arrays}/s@12")]
+    );
+    assert_eq!(
+        rows(&f, "hT", arrays),
+        vec![
+            format!("{arrays}[16@L22/1] new int[]\tint[]"),
+            format!("{arrays}[16@L22] new int[][]\tint[][]"),
+            format!("{arrays}[1@L19] new java.lang.Object[]\tjava.lang.Object[]"),
+        ]
+    );
+    let fields = "<Flow: void fields()>";
+    assert_eq!(
+        rows(&f, "cast", fields),
+        vec![format!("{fields}/s@17\tjava.util.List\t{fields}/l1@15")]
+    );
+    assert_eq!(
+        rows(&f, "L", fields),
+        vec![format!(
+            "{fields}/this\t<Flow: java.lang.Object field>\t{fields}/s@12"
+        )]
+    );
+    // try { r = Class.forName("a.B"); } catch (ClassNotFoundException e) { r = e; }
+    let tc = "<Flow: java.lang.Object tryCatch()>";
+    assert_eq!(
+        rows(&f, "A", tc),
+        vec![
+            format!("{tc}/catch@11\t{tc}/exc@4"),
+            format!("{tc}/l0@13\t{tc}/l1@11"),
+            format!("{tc}/l0@7\t{tc}/s@4"),
+            format!("{tc}/l1@11\t{tc}/catch@11"),
+            format!("{tc}/phi:l0@14\t{tc}/l0@13"),
+            format!("{tc}/phi:l0@14\t{tc}/l0@7"),
+            format!("{tc}/ret\t{tc}/phi:l0@14"),
+            format!("{tc}/thrown\t{tc}/exc@4"),
+        ]
+    );
+    assert_eq!(
+        rows(&f, "vT", &format!("{tc}/catch")),
+        vec![format!("{tc}/catch@11\tjava.lang.ClassNotFoundException")]
+    );
+}
+
+#[test]
+fn string_concatenation_and_lambdas() {
+    let f = facts_of(&[fixture("basic")]);
+    let c = "<Dynamic: java.lang.String concat(java.lang.String,int)>";
+    assert_eq!(
+        rows(&f, "concat", c),
+        vec![
+            format!("{c}/s@2\t{c}/concat@2#1"),
+            format!("{c}/s@2\t{c}/p0")
+        ]
+    );
+    assert_eq!(
+        rows(&f, "vP0", &format!("{c}/concat")),
+        vec![format!("{c}/concat@2#1\t\".C\"")]
+    );
+    // s -> prefix + s: a synthetic class capturing `prefix`, whose apply
+    // calls the lambda body.
+    let l0 = "Dynamic$$Lambda$0";
+    assert_eq!(
+        rows(&f, "cha", &format!("{l0}\tjava.lang.Object apply")),
+        vec![format!("{l0}\tjava.lang.Object apply(java.lang.Object)\t<{l0}: java.lang.Object apply(java.lang.Object)>")]
+    );
+    assert_eq!(
+        rows(&f, "subtype", l0),
+        vec![
+            format!("{l0}\tjava.lang.Object"),
+            format!("{l0}\tjava.util.function.Function")
+        ]
+    );
+    let lambdas = "<Dynamic: java.lang.Object lambdas(java.lang.String)>";
+    assert_eq!(
+        rows(&f, "S", lambdas),
+        vec![format!(
+            "{lambdas}/s@1\t<{l0}: java.lang.Object cap0>\t{lambdas}/p0"
+        )]
+    );
+    let apply = format!("<{l0}: java.lang.Object apply(java.lang.Object)>");
+    assert_eq!(
+        rows(&f, "actual", &apply),
+        vec![
+            format!("{apply}[0@L0] invokestatic <Dynamic: java.lang.String lambda$lambdas$0(java.lang.String,java.lang.String)>\t0\t{apply}/cap0"),
+            format!("{apply}[0@L0] invokestatic <Dynamic: java.lang.String lambda$lambdas$0(java.lang.String,java.lang.String)>\t1\t{apply}/p0"),
+        ]
+    );
+    // Object::new allocates and returns the new object.
+    let get = "<Dynamic$$Lambda$1: java.lang.Object get()>";
+    assert_eq!(
+        rows(&f, "vP0", get),
+        vec![format!("{get}/new\t{get}[0@L0] new java.lang.Object")]
+    );
+    assert_eq!(rows(&f, "IE0", get), vec![format!("{get}[0@L0] invokespecial <java.lang.Object: void <init>()>\t<java.lang.Object: void <init>()>")]);
+    // The StringBuilder chain stays visible as calls.
+    let b = "<Dynamic: java.lang.String builder(java.lang.String)>";
+    assert_eq!(rows(&f, "mI", &format!("{b}\t")).len(), 4);
+}
+
+#[test]
+fn module_info_and_unknown_attributes_are_tolerated() {
+    let bytes = std::fs::read(fixture("module").join("module-info.class")).unwrap();
+    let c = read_class(&bytes).unwrap();
+    assert!(c.is_module_info());
+    let bytes = std::fs::read(fixture("basic").join("ForName.class")).unwrap();
+    let plain = read_class(&bytes).unwrap();
+    let patched = add_unknown_attributes(&bytes);
+    let c = read_class(&patched).expect("unknown attributes are ignored");
+    assert_eq!(c.methods.len(), plain.methods.len());
+    assert_eq!(
+        c.methods[1].code.as_ref().unwrap().bytes,
+        plain.methods[1].code.as_ref().unwrap().bytes
+    );
+}
+
+/// Appends a CLDC-style `StackMap` attribute to the class and a deeply
+/// nested `RuntimeVisibleAnnotations` (100,000 levels) as well, reusing
+/// Utf8 constants added to the pool.
+fn add_unknown_attributes(bytes: &[u8]) -> Vec<u8> {
+    // Add two Utf8 constants at the end of the pool.
+    let count = u16::from_be_bytes([bytes[8], bytes[9]]);
+    let pool_end = pool_end(bytes);
+    let mut out = bytes[..8].to_vec();
+    out.extend_from_slice(&(count + 2).to_be_bytes());
+    out.extend_from_slice(&bytes[10..pool_end]);
+    for name in ["StackMap", "RuntimeVisibleAnnotations"] {
+        out.push(1);
+        out.extend_from_slice(&(name.len() as u16).to_be_bytes());
+        out.extend_from_slice(name.as_bytes());
+    }
+    let stack_map = count;
+    let annotations = count + 1;
+    // The class's attribute count is the last attribute list; rebuild it.
+    let rest = &bytes[pool_end..];
+    let class_attrs_at = class_attributes_offset(rest);
+    out.extend_from_slice(&rest[..class_attrs_at]);
+    let n = u16::from_be_bytes([rest[class_attrs_at], rest[class_attrs_at + 1]]);
+    out.extend_from_slice(&(n + 2).to_be_bytes());
+    out.extend_from_slice(&rest[class_attrs_at + 2..]);
+    out.extend_from_slice(&stack_map.to_be_bytes());
+    out.extend_from_slice(&5u32.to_be_bytes());
+    out.extend_from_slice(&[0, 1, 2, 3, 4]);
+    // annotation { type_index, 1 pair { name, value '@' annotation ... } }
+    let depth = 100_000usize;
+    let mut body = vec![0, 1];
+    for _ in 0..depth {
+        body.extend_from_slice(&stack_map.to_be_bytes()); // type_index (any Utf8)
+        body.extend_from_slice(&[0, 1]);
+        body.extend_from_slice(&stack_map.to_be_bytes()); // element name
+        body.push(b'@');
+    }
+    body.extend_from_slice(&stack_map.to_be_bytes());
+    body.extend_from_slice(&[0, 0]);
+    out.extend_from_slice(&annotations.to_be_bytes());
+    out.extend_from_slice(&(body.len() as u32).to_be_bytes());
+    out.extend_from_slice(&body);
+    out
+}
+
+fn pool_end(b: &[u8]) -> usize {
+    let count = u16::from_be_bytes([b[8], b[9]]) as usize;
+    let mut pos = 10;
+    let mut i = 1;
+    while i < count {
+        let tag = b[pos];
+        pos += 1 + match tag {
+            1 => 2 + u16::from_be_bytes([b[pos + 1], b[pos + 2]]) as usize,
+            3 | 4 => 4,
+            5 | 6 => {
+                i += 1;
+                8
+            }
+            7 | 8 | 16 | 19 | 20 => 2,
+            15 => 3,
+            _ => 4,
+        };
+        i += 1;
+    }
+    pos
+}
+
+/// Offset (within the bytes after the pool) of the class attribute count.
+fn class_attributes_offset(b: &[u8]) -> usize {
+    let u16_at = |p: usize| u16::from_be_bytes([b[p], b[p + 1]]) as usize;
+    let u32_at = |p: usize| u32::from_be_bytes([b[p], b[p + 1], b[p + 2], b[p + 3]]) as usize;
+    let mut pos = 6;
+    let n_if = u16_at(pos);
+    pos += 2 + 2 * n_if;
+    for _ in 0..2 {
+        let n = u16_at(pos);
+        pos += 2;
+        for _ in 0..n {
+            pos += 6;
+            let na = u16_at(pos);
+            pos += 2;
+            for _ in 0..na {
+                pos += 6 + u32_at(pos + 2);
+            }
+        }
+    }
+    pos
+}
+
+#[test]
+fn damaged_inputs_are_reported_and_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = std::fs::read(fixture("basic").join("ForName.class")).unwrap();
+    std::fs::write(dir.path().join("Truncated.class"), &good[..good.len() / 2]).unwrap();
+    std::fs::write(dir.path().join("Garbage.class"), b"\xCA\xFE\xBA\xBEgarbage").unwrap();
+    std::fs::write(
+        dir.path().join("broken.jar"),
+        b"PK\x03\x04 this is not a zip",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("ForName.class"), &good).unwrap();
+    let f = facts_of(&[
+        dir.path().join("Truncated.class"),
+        dir.path().join("Garbage.class"),
+        dir.path().join("broken.jar"),
+        dir.path().join("ForName.class"),
+    ]);
+    let problems: Vec<String> = f
+        .problems
+        .iter()
+        .map(|p| {
+            let file = p.file.file_name().unwrap().to_string_lossy().to_string();
+            let reason: String = p.reason.chars().take(40).collect();
+            format!("{file}: {reason}")
+        })
+        .collect();
+    assert_eq!(
+        problems,
+        vec![
+            "broken.jar: broken archive: invalid Zip archive: Cou",
+            "Truncated.class: at byte 443: truncated: 2 more bytes exp",
+            "Garbage.class: at byte 11: constant pool entry #1 has u",
+        ]
+    );
+    assert_eq!(f.builder.stats.classes, (1, 0));
+}
+
+#[test]
+fn first_definition_on_the_class_path_wins() {
+    let f = facts_of(&[fixture("basic"), fixture("basic")]);
+    assert_eq!(f.duplicates, 4);
+    assert_eq!(f.builder.stats.classes, (4, 0));
+}
+
+/// Random byte mutations of every fixture class: reading and translating
+/// must report errors, never panic (a stable stand-in for the cargo-fuzz
+/// target in `fuzz/`).
+#[test]
+fn mutated_class_files_never_panic() {
+    let mut seeds = Vec::new();
+    for set in ["basic", "module"] {
+        for e in walk(&fixture(set)) {
+            seeds.push(std::fs::read(e).unwrap());
+        }
+    }
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for round in 0..3000 {
+        let mut b = seeds[round % seeds.len()].clone();
+        for _ in 0..1 + next() % 4 {
+            let at = (next() as usize) % b.len();
+            match next() % 3 {
+                0 => b[at] = next() as u8,
+                1 => b[at] ^= 1 << (next() % 8),
+                _ => b.truncate(at.max(1)),
+            }
+        }
+        refract::facts::fuzz_one(&b);
+    }
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
+}

@@ -1,0 +1,66 @@
+//! The front end over the local JDK's jmods: every class loads, natives
+//! and entry points are modelled. `.ci/run` installs a JDK when missing.
+
+use refract::classpath::jdk::{jmods, JdkChoice};
+use refract::classpath::ClassPath;
+use refract::facts::{generate, write::named_tuples};
+
+#[test]
+fn whole_jdk_loads_without_failures() {
+    let mods = jmods(&JdkChoice::Auto).expect("a JDK with jmods (run .ci/run to install one)");
+    let mut cp = ClassPath::default();
+    for m in &mods {
+        cp.push_library(m.clone());
+    }
+    let f = generate(&cp, &|_| {});
+    let shown: Vec<String> = f.problems.iter().take(10).map(|p| p.to_string()).collect();
+    assert!(
+        f.problems.is_empty(),
+        "{} failures: {shown:#?}",
+        f.problems.len()
+    );
+    assert_eq!(f.module_infos, mods.len());
+    let (app, lib) = f.builder.stats.classes;
+    assert_eq!(app, 0);
+    eprintln!(
+        "{} jmods: {lib} classes + {} module-info, {} methods with code, 0 failures",
+        mods.len(),
+        f.module_infos,
+        f.builder.stats.methods_with_code
+    );
+    assert!(lib > 20_000, "only {lib} classes");
+
+    // Natives: Thread.start0 calls run(); System.arraycopy copies elements.
+    let start0 = "<java.lang.Thread: void start0()>";
+    assert_eq!(
+        named_tuples(&f.builder, "mI")
+            .into_iter()
+            .filter(|t| t.starts_with(&format!("{start0}\t")))
+            .collect::<Vec<_>>(),
+        vec![format!(
+            "{start0}\t{start0}[0@L0] invokevirtual <java.lang.Thread: void run()>\tvoid run()"
+        )]
+    );
+    let copy = "<java.lang.System: void arraycopy(java.lang.Object,int,java.lang.Object,int,int)>";
+    assert_eq!(
+        named_tuples(&f.builder, "S")
+            .into_iter()
+            .filter(|t| t.starts_with(copy))
+            .collect::<Vec<_>>(),
+        vec![format!("{copy}/p2\t[]\t{copy}/elem")]
+    );
+    let entry = named_tuples(&f.builder, "entryPoint");
+    assert!(entry.contains(&"<java.lang.System: void initPhase1()>".to_string()));
+    // Dispatch: String.toString runs String's own method; an ArrayList's
+    // forEach runs ArrayList.forEach; a HashMap$KeySet's stream() is the
+    // default method of Collection.
+    let cha = named_tuples(&f.builder, "cha");
+    for want in [
+        "java.lang.String\tjava.lang.String toString()\t<java.lang.String: java.lang.String toString()>",
+        "java.util.ArrayList\tvoid forEach(java.util.function.Consumer)\t<java.util.ArrayList: void forEach(java.util.function.Consumer)>",
+        "java.util.HashMap$KeySet\tjava.util.stream.Stream stream()\t<java.util.Collection: java.util.stream.Stream stream()>",
+        "java.lang.String[]\tjava.lang.Object clone()\t<java.lang.Object: java.lang.Object clone()>",
+    ] {
+        assert!(cha.iter().any(|t| t == want), "missing cha tuple {want}");
+    }
+}
