@@ -64,3 +64,30 @@ fn whole_jdk_loads_without_failures() {
         assert!(cha.iter().any(|t| t == want), "missing cha tuple {want}");
     }
 }
+
+/// Debian's jython 2.7.3: 563 of its 4,697 classes carry the CLDC
+/// `StackMap` attribute, which jclassfile alone rejects. All must load.
+#[test]
+fn jython_classes_with_cldc_stack_maps_all_load() {
+    let jar = std::path::Path::new("/usr/share/java/jython-2.7.3.jar");
+    assert!(
+        jar.is_file(),
+        "run scripts/install-test-deps.sh to install jython"
+    );
+    let mut cp = ClassPath::default();
+    cp.push_application(jar);
+    let read = cp.read();
+    let with_stack_map = read
+        .classes
+        .iter()
+        .filter(|c| c.bytes.windows(10).any(|w| w == b"\x00\x08StackMap"))
+        .count();
+    assert_eq!((read.classes.len(), with_stack_map), (4697, 563));
+    let f = generate(&cp, &|_| {});
+    assert!(
+        f.problems.is_empty(),
+        "{:?}",
+        &f.problems[..f.problems.len().min(5)]
+    );
+    assert_eq!(f.builder.stats.classes, (4697, 0));
+}
