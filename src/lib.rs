@@ -8,9 +8,11 @@
 //! - [`io`]: the file formats relations are read from and written to
 //!   (`.bdd`, `.tuples`, map files, Soufflé-style TSV).
 
+pub mod analysis;
 pub mod bdd;
 pub mod classfile;
 pub mod classpath;
+pub mod database;
 pub mod datalog;
 pub mod facts;
 pub mod io;

@@ -70,6 +70,105 @@ enum Command {
         #[arg(short, long)]
         quiet: bool,
     },
+    /// Analyse a program: points-to analysis, call graph and reflection.
+    ///
+    /// Builds the facts (as `refract facts`), runs the points-to analysis
+    /// with an on-the-fly call graph from the roots and resolves reflective
+    /// calls, then writes a database with every relation and prints the
+    /// report (Class.forName and other reflective sites resolved fully,
+    /// partially or not; call graph size; specification points).
+    ///
+    /// Reflection variants (Livshits, Whaley and Lam, section 5.2):
+    ///   none       reflection ignored
+    ///   local      class names from constants within one method
+    ///   points-to  class names from the strings that reach the call
+    ///   casts      points-to, plus casts of newInstance results
+    ///   sound      points-to, plus a specification file (--spec)
+    ///
+    /// Examples:
+    ///   refract analyze fixtures/classes/reflection --main Demo -o demo.db
+    ///   refract analyze app.jar --roots library --reflection casts -o app.db
+    ///   refract analyze app.jar --main app.Main --reflection sound --spec app.spec -o app.db
+    #[command(verbatim_doc_comment)]
+    Analyze {
+        /// Jars, jmods, class directories or class files.
+        #[arg(required = true)]
+        classpath: Vec<PathBuf>,
+        /// A class whose main method is a root (repeatable).
+        #[arg(long = "main", value_name = "CLASS")]
+        mains: Vec<String>,
+        /// `library`: every public method of the application is a root.
+        #[arg(long, value_name = "library")]
+        roots: Option<RootsChoice>,
+        /// The JDK: auto ($JAVA_HOME, else `java` on PATH), none, or a JDK home.
+        #[arg(long, default_value = "auto")]
+        jdk: JdkChoice,
+        /// How reflective calls are resolved.
+        #[arg(long, default_value = "points-to")]
+        reflection: refract::analysis::Variant,
+        /// Specification file: Fig. 3 lines (`m() @ bci File.java:line => class`)
+        /// or the TSV of `refract export targets`.
+        #[arg(long)]
+        spec: Option<PathBuf>,
+        /// The database directory to write.
+        #[arg(short = 'o', long = "output")]
+        output: PathBuf,
+        /// Print no progress or report.
+        #[arg(short, long)]
+        quiet: bool,
+    },
+    /// Print the reflection report of an analysed database.
+    ///
+    /// Example:
+    ///   refract report demo.db
+    #[command(verbatim_doc_comment)]
+    Report {
+        /// The database.
+        db: PathBuf,
+    },
+    /// Export results as text.
+    #[command(subcommand)]
+    Export(ExportCommand),
+}
+
+/// What `refract export` prints.
+#[derive(Subcommand)]
+enum ExportCommand {
+    /// The resolved targets of reflective calls, one line per (site, target).
+    ///
+    /// TSV columns: caller_class caller_method caller_desc bci line api target,
+    /// where target is a binary class name, `Decl.name(desc)ret` for methods
+    /// and constructors, or `Decl.field`. With --format spec, the paper's
+    /// Fig. 3 form: `method() @ bci File.java:line => target`. Both forms
+    /// are accepted back by `refract analyze --spec`.
+    ///
+    /// Example:
+    ///   refract export targets demo.db > demo.spec
+    #[command(verbatim_doc_comment)]
+    Targets {
+        /// The database.
+        db: PathBuf,
+        /// tsv (default) or spec.
+        #[arg(long, default_value = "tsv")]
+        format: TargetFormat,
+    },
+    /// Specification points: where strings from outside the program flow
+    /// into Class.forName, with the chain of variables.
+    Specpoints {
+        /// The database.
+        db: PathBuf,
+    },
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum RootsChoice {
+    Library,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum TargetFormat {
+    Tsv,
+    Spec,
 }
 
 fn main() -> ExitCode {
@@ -98,6 +197,34 @@ fn run(cli: Cli) -> Result<()> {
             output,
             quiet,
         } => cli::facts::facts(&classpath, &jdk, &output, quiet),
+        Command::Analyze {
+            classpath,
+            mains,
+            roots,
+            jdk,
+            reflection,
+            spec,
+            output,
+            quiet,
+        } => cli::analyze::run_analyze(cli::analyze::AnalyzeArgs {
+            classpath,
+            jdk,
+            options: refract::analysis::driver::AnalysisOptions {
+                variant: reflection,
+                mains,
+                library_roots: roots.is_some(),
+                spec,
+            },
+            output,
+            quiet,
+        }),
+        Command::Report { db } => cli::analyze::run_report(&db),
+        Command::Export(ExportCommand::Targets { db, format }) => {
+            cli::analyze::run_export_targets(&db, format == TargetFormat::Spec)
+        }
+        Command::Export(ExportCommand::Specpoints { db }) => {
+            cli::analyze::run_export_specpoints(&db)
+        }
     }
 }
 

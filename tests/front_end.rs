@@ -129,7 +129,7 @@ fn fields_arrays_statics_casts_and_exceptions() {
         vec![format!("{arrays}/l0@4\t[]\t{arrays}/s@12")]
     );
     assert_eq!(
-        rows(&f, "hT", arrays),
+        rows(&f, "hT", &format!("{arrays}[")),
         vec![
             format!("{arrays}[16@L22/1] new int[]\tint[]"),
             format!("{arrays}[16@L22] new int[][]\tint[][]"),

@@ -155,3 +155,82 @@ mod tests {
         assert_eq!(escape_string("a\"b\n"), "a\\\"b\\n");
     }
 }
+
+/// The JVM descriptor of a type name (`java.lang.String[]` →
+/// `[Ljava/lang/String;`).
+pub fn type_descriptor(t: &str) -> String {
+    let mut dims = 0;
+    let mut base = t;
+    while let Some(b) = base.strip_suffix("[]") {
+        dims += 1;
+        base = b;
+    }
+    let mut out = "[".repeat(dims);
+    match base {
+        "byte" => out.push('B'),
+        "char" => out.push('C'),
+        "double" => out.push('D'),
+        "float" => out.push('F'),
+        "int" => out.push('I'),
+        "long" => out.push('J'),
+        "short" => out.push('S'),
+        "boolean" => out.push('Z'),
+        "void" => out.push('V'),
+        _ => {
+            out.push('L');
+            out.push_str(&base.replace('.', "/"));
+            out.push(';');
+        }
+    }
+    out
+}
+
+/// A method signature taken apart.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MethodSig {
+    /// Declaring class.
+    pub class: String,
+    /// Name.
+    pub name: String,
+    /// Parameter types.
+    pub params: Vec<String>,
+    /// Return type.
+    pub ret: String,
+}
+
+impl MethodSig {
+    /// The JVM descriptor, `(Ljava/lang/String;)V`.
+    pub fn descriptor(&self) -> String {
+        let params: String = self.params.iter().map(|p| type_descriptor(p)).collect();
+        format!("({params}){}", type_descriptor(&self.ret))
+    }
+}
+
+/// Parses a Soot method signature `<a.B: void m(int,java.lang.String)>`.
+pub fn parse_method_signature(sig: &str) -> Option<MethodSig> {
+    let inner = sig.strip_prefix('<')?.strip_suffix('>')?;
+    let (class, rest) = inner.split_once(": ")?;
+    let (ret, rest) = rest.split_once(' ')?;
+    let (name, params) = rest.split_once('(')?;
+    let params = params.strip_suffix(')')?;
+    let params = if params.is_empty() {
+        Vec::new()
+    } else {
+        params.split(',').map(str::to_string).collect()
+    };
+    Some(MethodSig {
+        class: class.to_string(),
+        name: name.to_string(),
+        params,
+        ret: ret.to_string(),
+    })
+}
+
+/// Parses a Soot field signature `<a.B: java.lang.String name>` into
+/// (class, type, name).
+pub fn parse_field_signature(sig: &str) -> Option<(String, String, String)> {
+    let inner = sig.strip_prefix('<')?.strip_suffix('>')?;
+    let (class, rest) = inner.split_once(": ")?;
+    let (ty, name) = rest.rsplit_once(' ')?;
+    Some((class.to_string(), ty.to_string(), name.to_string()))
+}

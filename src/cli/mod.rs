@@ -1,5 +1,6 @@
 //! The subcommands of the `refract` binary.
 
+pub mod analyze;
 pub mod facts;
 pub mod progress;
 pub mod run;

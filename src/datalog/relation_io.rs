@@ -33,10 +33,19 @@ impl Solver {
     /// Loads every relation declared `input` or `inputtuples`.
     pub fn load_inputs(&mut self, facts_dir: Option<&Path>) -> Result<()> {
         for rel in 0..self.prog.relations.len() {
-            let opts = self.prog.relations[rel].options.clone();
-            if !(opts.input || opts.input_tuples) {
-                continue;
+            let opts = &self.prog.relations[rel].options;
+            if opts.input || opts.input_tuples {
+                self.load_input(rel, facts_dir)?;
             }
+        }
+        Ok(())
+    }
+
+    /// Loads one input relation from `facts_dir` or the base directory
+    /// (`R.bdd`, `R.tuples` or `R.facts`).
+    pub fn load_input(&mut self, rel: RelId, facts_dir: Option<&Path>) -> Result<()> {
+        {
+            let opts = self.prog.relations[rel].options.clone();
             let name = self.prog.relations[rel].name.clone();
             let formats: &[(Format, &str)] = if opts.input_tuples && !opts.input {
                 &[
@@ -89,7 +98,12 @@ impl Solver {
                 Format::Tuples => self.read_tuples_file(rel, &path)?,
                 Format::Facts => self.read_facts_file(rel, &path)?,
             };
-            self.rels[rel] = self.rels[rel].or(&bdd);
+            // `or` costs the size of both operands even when one is empty.
+            self.rels[rel] = if self.rels[rel].is_false() {
+                bdd
+            } else {
+                self.rels[rel].or(&bdd)
+            };
         }
         Ok(())
     }
@@ -247,7 +261,12 @@ impl Solver {
                 cubes = cubes.or(&cube);
             }
         }
-        Ok(relation_from_tuples(nv, &blocks, &plain).or(&cubes))
+        let plain = relation_from_tuples(nv, &blocks, &plain);
+        Ok(if cubes.is_false() {
+            plain
+        } else {
+            plain.or(&cubes)
+        })
     }
 
     fn read_facts_file(&self, rel: RelId, path: &Path) -> Result<Bdd> {

@@ -137,6 +137,20 @@ impl Solver {
             self.stats.iterations.push(iters);
         }
         self.stats.time = start.elapsed();
+        if tracing() {
+            let mut order: Vec<usize> = (0..self.prog.rules.len()).collect();
+            order.sort_by_key(|&i| std::cmp::Reverse(self.stats.rules[i].time));
+            for i in order.into_iter().take(12) {
+                let s = &self.stats.rules[i];
+                eprintln!(
+                    "[trace] rule total {:.3}s, {} evaluations, max {}n: {}",
+                    s.time.as_secs_f64(),
+                    s.evaluations,
+                    s.max_nodes,
+                    self.prog.rules[i].text
+                );
+            }
+        }
         Ok(())
     }
 
@@ -148,10 +162,29 @@ impl Solver {
             .map(|&ri| plan_rule(&self.prog, &self.layout, ri, &dynamic))
             .filter(|p| p.satisfiable)
             .collect();
+        if tracing() {
+            let rels: Vec<&str> = stratum
+                .relations
+                .iter()
+                .map(|r| self.prog.relations[*r].name.as_str())
+                .collect();
+            eprintln!("[trace] stratum {} ({} rules)", rels.join(" "), plans.len());
+        }
         // Static factors and negations are prepared once for the stratum.
         let statics: Vec<Prepared> = plans
             .par_iter()
-            .map(|p| self.prepare_static(p))
+            .map(|p| {
+                let t = Instant::now();
+                let r = self.prepare_static(p);
+                if tracing() {
+                    eprintln!(
+                        "[trace]   static part {:.3}s: {}",
+                        t.elapsed().as_secs_f64(),
+                        self.prog.rules[p.rule].text
+                    );
+                }
+                r
+            })
             .collect::<Result<_>>()?;
 
         // Rules with no recursive subgoal run once.
@@ -168,6 +201,14 @@ impl Solver {
             .collect::<Result<_>>()?;
         let mut fresh: HashMap<RelId, Bdd> = HashMap::new();
         for (i, r, dt) in results {
+            if tracing() {
+                eprintln!(
+                    "[trace] {:.3}s {}n {}",
+                    dt.as_secs_f64(),
+                    r.size(),
+                    self.prog.rules[plans[i].rule].text
+                );
+            }
             self.record(&plans[i], &r, dt);
             accumulate(&mut fresh, plans[i].head_rel, r);
         }
@@ -285,6 +326,21 @@ impl Solver {
                     }
                 })
                 .collect();
+            if tracing() {
+                let sizes: Vec<String> = merged
+                    .iter()
+                    .filter(|(_, new, _)| !new.is_false())
+                    .map(|(rel, new, next)| {
+                        format!(
+                            "{} +{}n/{}n",
+                            self.prog.relations[*rel].name,
+                            new.size(),
+                            next.size()
+                        )
+                    })
+                    .collect();
+                eprintln!("[trace] iteration {iterations}: {}", sizes.join(", "));
+            }
             for (rel, new, next) in merged {
                 let prev = std::mem::replace(&mut self.rels[rel], next);
                 old.insert(rel, prev);
@@ -419,4 +475,10 @@ fn accumulate(acc: &mut HashMap<RelId, Bdd>, rel: RelId, r: Bdd) {
             acc.insert(rel, r);
         }
     }
+}
+
+/// Whether `REFRACT_TRACE` asks for a trace of the evaluation on stderr.
+fn tracing() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("REFRACT_TRACE").is_some())
 }

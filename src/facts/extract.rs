@@ -56,6 +56,15 @@ pub enum R {
     MainMethod,
     EntryPoint,
     ApplicationMethod,
+    ReflectiveObject,
+    MethodObject,
+    FieldObject,
+    ReflectiveArray,
+    UnknownClassObject,
+    Iref,
+    StringFlow,
+    ReflectionApi,
+    SpecSource,
     Iloc,
 }
 
@@ -155,6 +164,8 @@ pub struct FactsBuilder {
     pub declared: Vec<(u32, bool)>,
     /// Statistics.
     pub stats: FactStats,
+    /// The `SourceFile` of each declared class, by type.
+    pub source_files: FxHashMap<u32, String>,
 }
 
 /// V 0: the base variable of static field accesses.
@@ -194,6 +205,7 @@ impl FactsBuilder {
             lambda_counter: FxHashMap::default(),
             declared: Vec::new(),
             stats: FactStats::default(),
+            source_files: FxHashMap::default(),
         };
         let object = b.types.intern("java.lang.Object");
         b.add(R::VP0, &[GLOBAL_VAR, GLOBAL_HEAP]);
@@ -259,6 +271,9 @@ impl FactsBuilder {
         }
         let t = self.types.intern(&c.name);
         self.declared.push((t, is_library));
+        if let Some(f) = &c.source_file {
+            self.source_files.insert(t, f.clone());
+        }
         if is_library {
             self.stats.classes.1 += 1;
         } else {
@@ -579,6 +594,27 @@ impl FactsBuilder {
             self.names.intern(&subsignature(&inv.target.name, &desc))
         };
         self.add(R::MI, &[m, i, name]);
+        self.add(R::Iref, &[i, target]);
+        let (into_receiver, into_result) =
+            super::reflection_api::string_flow(&inv.target.class, &inv.target.name);
+        let ref_args: Vec<u32> = inv.args.iter().flatten().map(|a| g(*a)).collect();
+        if let (true, Some(r)) = (into_receiver, inv.receiver) {
+            for &a in &ref_args {
+                self.add(R::StringFlow, &[g(r), a]);
+            }
+        }
+        if let (true, Some(res)) = (into_result, inv.result) {
+            for &a in inv
+                .receiver
+                .iter()
+                .map(|r| g(*r))
+                .collect::<Vec<_>>()
+                .iter()
+                .chain(&ref_args)
+            {
+                self.add(R::StringFlow, &[g(res), a]);
+            }
+        }
         let shift = u32::from(inv.kind != InvokeKind::Static);
         if let Some(r) = inv.receiver {
             self.add(R::Actual, &[i, 0, g(r)]);
@@ -860,6 +896,103 @@ impl FactsBuilder {
                 self.add(R::EntryPoint, &[m]);
             }
         }
+        self.reflective_objects();
+    }
+
+    /// The objects reflection creates: one per concrete class (what
+    /// `newInstance` returns), one `Method`/`Constructor` object per
+    /// method and one `Field` object per field, an array per call to
+    /// `getMethods()`-like lookups, and an unknown `Class` object per
+    /// `Class.forName` site.
+    fn reflective_objects(&mut self) {
+        use super::reflection_api as api;
+        for sig in api::all_signatures() {
+            let m = self.methods.intern(sig);
+            if !api::STRING_SOURCES.contains(&sig) {
+                self.add(R::ReflectionApi, &[m]);
+            }
+        }
+        for sig in api::STRING_SOURCES {
+            if let Some(m) = self.methods.get(sig) {
+                self.add(R::SpecSource, &[m]);
+            }
+        }
+        let mut classes: Vec<String> = self.hierarchy.names().cloned().collect();
+        classes.sort_unstable();
+        for c in &classes {
+            let Some(node) = self.hierarchy.get(c) else {
+                continue;
+            };
+            let concrete = node.is_concrete();
+            let methods: Vec<u32> = node
+                .methods
+                .iter()
+                .filter(|m| m.name != "<clinit>")
+                .map(|m| m.id)
+                .collect();
+            let fields: Vec<u32> = node.fields.iter().map(|f| f.id).collect();
+            if concrete {
+                let h = self.new_heap(None, format!("<reflective new {c}>"), c);
+                let t = self.types.intern(c);
+                self.add(R::ReflectiveObject, &[h, t]);
+            }
+            for m in methods {
+                let name = self.methods.name(m).to_string();
+                let ty = if name.contains(": void <init>(") {
+                    "java.lang.reflect.Constructor"
+                } else {
+                    "java.lang.reflect.Method"
+                };
+                let h = self.new_heap(None, format!("<reflective {name}>"), ty);
+                self.add(R::MethodObject, &[h, m]);
+            }
+            for f in fields {
+                let name = self.fields.name(f).to_string();
+                let h = self.new_heap(
+                    None,
+                    format!("<reflective {name}>"),
+                    "java.lang.reflect.Field",
+                );
+                self.add(R::FieldObject, &[h, f]);
+            }
+        }
+        let arrays: Vec<(&str, &str)> = api::GET_METHODS
+            .iter()
+            .map(|x| (x.0, "java.lang.reflect.Method[]"))
+            .chain(
+                api::GET_FIELDS
+                    .iter()
+                    .map(|x| (x.0, "java.lang.reflect.Field[]")),
+            )
+            .chain(
+                api::GET_CONSTRUCTORS
+                    .iter()
+                    .map(|x| (x.0, "java.lang.reflect.Constructor[]")),
+            )
+            .collect();
+        let array_targets: Vec<(u32, &str)> = arrays
+            .iter()
+            .filter_map(|(s, t)| self.methods.get(s).map(|m| (m, *t)))
+            .collect();
+        let by_name: Vec<u32> = api::CLASS_BY_NAME
+            .iter()
+            .filter_map(|x| self.methods.get(x.1))
+            .collect();
+        for i in 0..self.sites.len() as u32 {
+            let target = self.sites[i as usize].target;
+            if let Some((_, ty)) = array_targets.iter().find(|(m, _)| *m == target) {
+                let h = self.new_heap(None, format!("{} reflective array", self.site_name(i)), ty);
+                self.add(R::ReflectiveArray, &[i, h]);
+            }
+            if by_name.contains(&target) {
+                let h = self.new_heap(
+                    None,
+                    format!("{} unknown class", self.site_name(i)),
+                    "java.lang.Class",
+                );
+                self.add(R::UnknownClassObject, &[i, h]);
+            }
+        }
     }
 
     /// The name of variable `v` for the `V` map.
@@ -880,6 +1013,12 @@ impl FactsBuilder {
     /// Number of invocation sites.
     pub fn site_count(&self) -> usize {
         self.sites.len()
+    }
+
+    /// The method, bytecode index and line of invocation site `i`.
+    pub fn site_info(&self, i: u32) -> (u32, u32, u32) {
+        let s = &self.sites[i as usize];
+        (s.method, s.bci, s.line)
     }
 
     /// The name of invocation site `i` for the `I` map:

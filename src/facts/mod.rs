@@ -11,6 +11,7 @@
 pub mod extract;
 pub mod hierarchy;
 pub mod intern;
+pub mod reflection_api;
 pub mod schema;
 pub mod write;
 

@@ -3,7 +3,24 @@
 //! members, strings and locations that reflection analysis needs.
 
 /// A domain: name and what it holds.
+///
+/// The order is the BDD variable order (one interleaved block per domain,
+/// top to bottom), after bddbddb's `N_F_Z_I_M_T_V_H` for `pa.datalog`:
+/// with `T` above `V` above `H`, the type filter `vT ⋈ aT ⋈ hT` joins on
+/// types at the top, and `vP`, `hP` keep heap objects at the bottom.
 pub const DOMAINS: &[(&str, &str)] = &[
+    (
+        "N",
+        "method sub-signatures used for dispatch; N 0 is <direct> (not dispatched)",
+    ),
+    ("F", "fields; F 0 is [] (the elements of any array)"),
+    (
+        "Z",
+        "argument positions (0 is the receiver of instance calls)",
+    ),
+    ("I", "invocation sites"),
+    ("M", "methods"),
+    ("T", "types: classes, interfaces, arrays and primitives"),
     (
         "V",
         "variables; V 0 is <global>, the base of every static field access",
@@ -11,18 +28,6 @@ pub const DOMAINS: &[(&str, &str)] = &[
     (
         "H",
         "heap objects: allocation sites, string constants, Class objects, lambdas",
-    ),
-    ("T", "types: classes, interfaces, arrays and primitives"),
-    ("F", "fields; F 0 is [] (the elements of any array)"),
-    ("M", "methods"),
-    ("I", "invocation sites"),
-    (
-        "N",
-        "method sub-signatures used for dispatch; N 0 is <direct> (not dispatched)",
-    ),
-    (
-        "Z",
-        "argument positions (0 is the receiver of instance calls)",
     ),
     ("MOD", "modifiers"),
     ("BCI", "bytecode indexes"),
@@ -251,6 +256,51 @@ pub const RELATIONS: &[RelationSchema] = &[
         "applicationMethod",
         [("method", "M")],
         "method of an application (non-JDK) class"
+    ),
+    rel!(
+        "reflectiveObject",
+        [("heap", "H"), ("type", "T")],
+        "the object a reflective creation of a type yields"
+    ),
+    rel!(
+        "methodObject",
+        [("heap", "H"), ("method", "M")],
+        "the java.lang.reflect.Method/Constructor object of a method"
+    ),
+    rel!(
+        "fieldObject",
+        [("heap", "H"), ("field", "F")],
+        "the java.lang.reflect.Field object of a field"
+    ),
+    rel!(
+        "reflectiveArray",
+        [("invoke", "I"), ("heap", "H")],
+        "the array a getMethods()-like call returns"
+    ),
+    rel!(
+        "unknownClassObject",
+        [("invoke", "I"), ("heap", "H")],
+        "a Class.forName call's result when its name is unknown"
+    ),
+    rel!(
+        "Iref",
+        [("invoke", "I"), ("method", "M")],
+        "the method a call site names (resolved, before dispatch)"
+    ),
+    rel!(
+        "stringFlow",
+        [("dest", "V"), ("source", "V")],
+        "string value flow through StringBuilder/StringBuffer/String methods"
+    ),
+    rel!(
+        "reflectionApi",
+        [("method", "M")],
+        "a method of the reflection API (see reflection_api.rs)"
+    ),
+    rel!(
+        "specSource",
+        [("method", "M")],
+        "a method returning strings from outside the program"
     ),
     rel!(
         "Iloc",

@@ -61,9 +61,52 @@ fn write_lines(path: &Path, n: usize, name: impl Fn(usize) -> String) -> io::Res
     w.flush()
 }
 
-/// Writes the database to `dir` (replacing an existing one only once the
-/// new one is complete).
-pub fn write_database(b: &FactsBuilder, dir: &Path) -> io::Result<Summary> {
+/// A database written under a temporary name beside its destination;
+/// [`StagedDatabase::commit`] renames it into place. Dropped without a
+/// commit, it is removed, so an interrupted run leaves nothing that looks
+/// like a database.
+pub struct StagedDatabase {
+    tmp: PathBuf,
+    target: PathBuf,
+    committed: bool,
+    /// Counts of what was written.
+    pub summary: Summary,
+}
+
+impl StagedDatabase {
+    /// Where the database is being written.
+    pub fn path(&self) -> &Path {
+        &self.tmp
+    }
+
+    /// Moves the database into place, replacing an older one.
+    pub fn commit(mut self) -> io::Result<Summary> {
+        let dir = self.target.clone();
+        if dir.exists() {
+            let mut old = dir.clone().into_os_string();
+            old.push(format!(".old-{}", std::process::id()));
+            let old = PathBuf::from(old);
+            std::fs::rename(&dir, &old)?;
+            std::fs::rename(&self.tmp, &dir)?;
+            std::fs::remove_dir_all(&old)?;
+        } else {
+            std::fs::rename(&self.tmp, &dir)?;
+        }
+        self.committed = true;
+        Ok(std::mem::take(&mut self.summary))
+    }
+}
+
+impl Drop for StagedDatabase {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = std::fs::remove_dir_all(&self.tmp);
+        }
+    }
+}
+
+/// Writes the facts into a staged database for `dir`.
+pub fn stage_database(b: &FactsBuilder, dir: &Path) -> io::Result<StagedDatabase> {
     let parent = dir
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -81,26 +124,20 @@ pub fn write_database(b: &FactsBuilder, dir: &Path) -> io::Result<Summary> {
         std::fs::remove_dir_all(&tmp)?;
     }
     std::fs::create_dir(&tmp)?;
-    let summary = match write_contents(b, &tmp) {
-        Ok(s) => s,
-        Err(e) => {
-            let _ = std::fs::remove_dir_all(&tmp);
-            return Err(e);
-        }
+    let mut staged = StagedDatabase {
+        tmp,
+        target: dir.to_path_buf(),
+        committed: false,
+        summary: Summary::default(),
     };
-    if dir.exists() {
-        let old = parent.join(format!(
-            ".{}.old-{}",
-            file_name.to_string_lossy(),
-            std::process::id()
-        ));
-        std::fs::rename(dir, &old)?;
-        std::fs::rename(&tmp, dir)?;
-        std::fs::remove_dir_all(&old)?;
-    } else {
-        std::fs::rename(&tmp, dir)?;
-    }
-    Ok(summary)
+    staged.summary = write_contents(b, staged.path())?;
+    Ok(staged)
+}
+
+/// Writes the database to `dir` (replacing an existing one only once the
+/// new one is complete).
+pub fn write_database(b: &FactsBuilder, dir: &Path) -> io::Result<Summary> {
+    stage_database(b, dir)?.commit()
 }
 
 fn write_contents(b: &FactsBuilder, dir: &Path) -> io::Result<Summary> {
@@ -190,13 +227,69 @@ pub fn schema_text(sizes: &[(&str, u64)]) -> String {
     s
 }
 
-/// Checks that the relation enum and the schema agree (used by tests).
+/// Checks that the relation enum and the schema agree, name by name.
 pub fn schema_matches_enum() -> bool {
-    RELATIONS.len() == R::Iloc as usize + 1
-        && RELATIONS[R::Iloc as usize].name == "Iloc"
-        && RELATIONS[R::Cha as usize].name == "cha"
-        && RELATIONS[R::ApplicationMethod as usize].name == "applicationMethod"
+    use R::*;
+    let all = [
+        VP0,
+        A,
+        L,
+        S,
+        VT,
+        HT,
+        AT,
+        Subtype,
+        Cha,
+        Actual,
+        Formal,
+        Iret,
+        Mret,
+        Ithr,
+        Mthr,
+        IE0,
+        MI,
+        MV,
+        MH,
+        Cast,
+        Concat,
+        StringConst,
+        StringType,
+        StringMethod,
+        StringField,
+        ClassObject,
+        ClassConst,
+        DeclaresMethod,
+        DeclaresField,
+        MethodSig,
+        MethodModifier,
+        FieldModifier,
+        ClassModifier,
+        FieldType,
+        MethodRet,
+        Constructor,
+        DefaultConstructor,
+        Clinit,
+        MainMethod,
+        EntryPoint,
+        ApplicationMethod,
+        ReflectiveObject,
+        MethodObject,
+        FieldObject,
+        ReflectiveArray,
+        UnknownClassObject,
+        Iref,
+        StringFlow,
+        ReflectionApi,
+        SpecSource,
+        Iloc,
+    ];
+    all.len() == RELATIONS.len()
+        && all.iter().enumerate().all(|(k, r)| {
+            let enum_name = format!("{r:?}").to_lowercase();
+            *r as usize == k && RELATIONS[k].name.to_lowercase() == enum_name
+        })
 }
+
 
 /// The readable name of element `id` of `domain` (as its map file has it).
 pub fn element_name(b: &FactsBuilder, domain: &str, id: u32) -> String {
@@ -232,4 +325,12 @@ pub fn named_tuples(b: &FactsBuilder, relation: &str) -> Vec<String> {
         .collect();
     out.sort();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn relation_enum_follows_the_schema() {
+        assert!(super::schema_matches_enum());
+    }
 }

@@ -1,0 +1,219 @@
+//! Running an analysis: the facts go straight from memory into BDDs, the
+//! rules of the chosen variant run, and facts, results, the program text
+//! and metadata are written as one database.
+
+use super::spec;
+use super::variant::Variant;
+use crate::bdd::encode::relation_from_tuples;
+use crate::classfile::model::access;
+use crate::datalog::parser::parse_str;
+use crate::datalog::resolve::resolve;
+use crate::datalog::solver::Solver;
+use crate::facts::schema::RELATIONS;
+use crate::facts::write::{stage_database, tuples, Summary};
+use crate::facts::ProgramFacts;
+use rayon::prelude::*;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// What to analyse and how.
+#[derive(Clone, Debug)]
+pub struct AnalysisOptions {
+    /// The reflection variant.
+    pub variant: Variant,
+    /// Classes whose `main` methods are roots.
+    pub mains: Vec<String>,
+    /// Every public method of the application's classes is a root.
+    pub library_roots: bool,
+    /// A specification file (variant `sound`).
+    pub spec: Option<PathBuf>,
+}
+
+/// Why an analysis could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum AnalysisError {
+    /// Writing the database failed.
+    #[error("cannot write the database: {0}")]
+    Io(#[from] std::io::Error),
+    /// The Datalog program failed (a bug in the rules, or damaged input).
+    #[error("{0}")]
+    Datalog(#[from] crate::datalog::error::Error),
+    /// A `--main` class has no `public static void main(String[])`.
+    #[error("--main {0}: the class path has no method <{0}: void main(java.lang.String[])>")]
+    NoMain(String),
+    /// No roots were given or found.
+    #[error("no entry points: pass --main CLASS or --roots library")]
+    NoRoots,
+    /// The specification file is malformed.
+    #[error("{0}")]
+    Spec(String),
+}
+
+/// Timings and sizes of a run.
+#[derive(Clone, Debug, Default)]
+pub struct AnalysisStats {
+    /// Building the BDDs of the facts.
+    pub load: Duration,
+    /// Solving.
+    pub solve: Duration,
+    /// Number of root methods.
+    pub roots: usize,
+}
+
+/// The root methods of the analysis.
+pub fn roots(facts: &ProgramFacts, opts: &AnalysisOptions) -> Result<Vec<u32>, AnalysisError> {
+    let b = &facts.builder;
+    let mut out = Vec::new();
+    for c in &opts.mains {
+        let sig = format!("<{c}: void main(java.lang.String[])>");
+        match b.methods.get(&sig) {
+            Some(m) if b.hierarchy.get(c).is_some() => out.push(m),
+            _ => return Err(AnalysisError::NoMain(c.clone())),
+        }
+    }
+    if opts.library_roots {
+        for &(t, is_library) in &b.declared {
+            if is_library {
+                continue;
+            }
+            let Some(node) = b.hierarchy.get(b.types.name(t)) else {
+                continue;
+            };
+            for m in &node.methods {
+                if m.access & access::PUBLIC != 0 && m.access & access::ABSTRACT == 0 {
+                    out.push(m.id);
+                }
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    if out.is_empty() {
+        return Err(AnalysisError::NoRoots);
+    }
+    Ok(out)
+}
+
+/// Runs the analysis and writes the database `db` (atomically: a failed
+/// run leaves no database behind). Returns the solved engine, the write
+/// summary and statistics.
+pub fn analyze(
+    facts: &ProgramFacts,
+    opts: &AnalysisOptions,
+    db: &Path,
+) -> Result<(Solver, Summary, AnalysisStats), AnalysisError> {
+    let b = &facts.builder;
+    let root_methods = roots(facts, opts)?;
+    let spec_rows = match (&opts.spec, opts.variant) {
+        (Some(path), _) => spec::resolve_file(path, b).map_err(AnalysisError::Spec)?,
+        (None, _) => Vec::new(),
+    };
+    let staged = stage_database(b, db)?;
+    let dir = staged.path().to_path_buf();
+    let mut text = std::fs::read_to_string(dir.join("schema.dl"))?;
+    for (name, rules) in opts.variant.rule_files() {
+        let _ = write!(text, "\n# ---- {name} ----\n{rules}");
+    }
+    std::fs::write(dir.join("program.dl"), &text)?;
+    let parsed = parse_str(&text, "program.dl", &dir)?;
+    let prog = resolve(&parsed)?;
+    let mut solver = Solver::new(prog)?;
+
+    // The facts, straight from memory.
+    let start = Instant::now();
+    let nv = solver.layout.num_vars();
+    let mut inputs: Vec<(usize, Vec<Vec<u64>>)> = Vec::new();
+    for (r, schema) in RELATIONS.iter().enumerate() {
+        if let Some(rid) = solver.prog.relation_id(schema.name) {
+            let rows = tuples(b, r)
+                .into_iter()
+                .map(|t| t.iter().map(|&x| x as u64).collect())
+                .collect();
+            inputs.push((rid, rows));
+        }
+    }
+    if let Some(rid) = solver.prog.relation_id("root") {
+        inputs.push((rid, root_methods.iter().map(|&m| vec![m as u64]).collect()));
+    }
+    if let Some(rid) = solver.prog.relation_id("specClass") {
+        inputs.push((
+            rid,
+            spec_rows
+                .iter()
+                .map(|&(i, t)| vec![i as u64, t as u64])
+                .collect(),
+        ));
+    }
+    let built: Vec<(usize, biodivine_lib_bdd::Bdd)> = inputs
+        .par_iter()
+        .map(|(rid, rows)| (*rid, relation_from_tuples(nv, &solver.blocks(*rid), rows)))
+        .collect();
+    drop(inputs);
+    for (rid, bdd) in built {
+        solver.rels[rid] = bdd;
+    }
+    let load = start.elapsed();
+    if std::env::var_os("REFRACT_TRACE").is_some() {
+        eprintln!(
+            "[trace] facts loaded into BDDs in {:.3}s",
+            load.as_secs_f64()
+        );
+    }
+    let start = Instant::now();
+    solver.solve()?;
+    let solve = start.elapsed();
+    solver.write_outputs(&dir, false)?;
+    std::fs::write(dir.join("database.dl"), database_schema(&solver, &text))?;
+    let mut meta = String::new();
+    let _ = writeln!(meta, "refract {}", env!("CARGO_PKG_VERSION"));
+    let _ = writeln!(meta, "variant\t{}", opts.variant);
+    for c in &opts.mains {
+        let _ = writeln!(meta, "main\t{c}");
+    }
+    if opts.library_roots {
+        let _ = writeln!(meta, "roots\tlibrary");
+    }
+    if let Some(s) = &opts.spec {
+        let _ = writeln!(meta, "spec\t{}", s.display());
+    }
+    let _ = writeln!(meta, "load_seconds\t{:.3}", load.as_secs_f64());
+    let _ = writeln!(meta, "solve_seconds\t{:.3}", solve.as_secs_f64());
+    std::fs::write(dir.join("metadata.tsv"), meta)?;
+    let summary = staged.commit()?;
+    Ok((
+        solver,
+        summary,
+        AnalysisStats {
+            load,
+            solve,
+            roots: root_methods.len(),
+        },
+    ))
+}
+
+/// `database.dl`: the schema plus every result relation, all declared as
+/// inputs, so a later session can load any of them.
+fn database_schema(solver: &Solver, program: &str) -> String {
+    let mut out = String::new();
+    for line in program.lines() {
+        if line.starts_with("# ----") {
+            break;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.push_str("\n# Results of the analysis (R.bdd).\n");
+    for r in &solver.prog.relations {
+        if !r.options.output {
+            continue;
+        }
+        let attrs: Vec<String> = r
+            .attrs
+            .iter()
+            .map(|a| format!("{}:{}", a.name, solver.prog.domains[a.domain].name))
+            .collect();
+        let _ = writeln!(out, "{} ({}) input", r.name, attrs.join(", "));
+    }
+    out
+}

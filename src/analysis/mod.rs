@@ -1,0 +1,18 @@
+//! The analyses: points-to analysis with an on-the-fly call graph and
+//! reflection resolution, run as Datalog over the facts, and what is read
+//! back from their results.
+//!
+//! - [`variant`]: the five versions and their rule files;
+//! - [`spec`]: user specifications of reflective targets;
+//! - [`driver`]: facts → engine → database;
+//! - [`results`]: reflective sites and their targets, read from a
+//!   database; [`report`] and [`export`] print them.
+
+pub mod driver;
+pub mod export;
+pub mod report;
+pub mod results;
+pub mod spec;
+pub mod variant;
+
+pub use variant::Variant;

@@ -1,0 +1,192 @@
+//! Reflective call sites and their resolved targets, read from a
+//! database that `refract analyze` wrote.
+
+use crate::classfile::descriptor::{parse_field_signature, parse_method_signature};
+use crate::database::{Database, DatabaseError};
+use crate::facts::reflection_api as api;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The reflective APIs reported on, with the relation holding each
+/// site's targets and the target's domain.
+pub const APIS: &[(&str, &str, &str)] = &[
+    ("Class.forName", "classObjects", "T"),
+    ("ClassLoader.loadClass", "classObjects", "T"),
+    ("Class.newInstance", "newInstanceTargets", "T"),
+    ("Constructor.newInstance", "ctorCall", "M"),
+    ("Method.invoke", "invokeCall", "M"),
+    ("Field.get", "fieldGet", "F"),
+    ("Field.set", "fieldSet", "F"),
+];
+
+/// The API label of a reflective method signature.
+pub fn api_label(sig: &str) -> Option<&'static str> {
+    if let Some(x) = api::CLASS_BY_NAME.iter().find(|x| x.1 == sig) {
+        return Some(x.0);
+    }
+    Some(match sig {
+        s if s == api::CLASS_NEW_INSTANCE => "Class.newInstance",
+        s if s == api::CONSTRUCTOR_NEW_INSTANCE => "Constructor.newInstance",
+        s if s == api::METHOD_INVOKE => "Method.invoke",
+        s if s == api::FIELD_GET => "Field.get",
+        s if s == api::FIELD_SET => "Field.set",
+        _ => return None,
+    })
+}
+
+/// How well a site is resolved (the columns of the paper's Fig. 6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Resolution {
+    /// Every source is known and yields targets.
+    Full,
+    /// Some targets, but some sources are unknown.
+    Partial,
+    /// No target.
+    Unresolved,
+}
+
+/// A reachable reflective call site.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Site {
+    /// `I` element.
+    pub invoke: u64,
+    /// API label (`Class.forName`, ...).
+    pub api: &'static str,
+    /// Caller (`M` element).
+    pub caller: u64,
+    /// Bytecode index.
+    pub bci: u64,
+    /// Source line.
+    pub line: u64,
+    /// Target elements (of the API's target domain).
+    pub targets: Vec<u64>,
+    /// How well it is resolved.
+    pub resolution: Resolution,
+}
+
+/// Everything a report or an export needs.
+pub struct Results {
+    /// The reachable reflective sites, by `I`.
+    pub sites: Vec<Site>,
+    /// Methods in the call graph.
+    pub methods: usize,
+    /// Classes in the call graph.
+    pub classes: usize,
+    /// Specification points: (source site, forName site).
+    pub spec_points: Vec<(u64, u64)>,
+    /// The variant that ran.
+    pub variant: String,
+}
+
+/// Reads the results of an analysis from `db`.
+pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
+    let reach: BTreeSet<u64> = db.tuples("reach")?.into_iter().map(|t| t[0]).collect();
+    let classes = db.tuples("reachClass")?.len();
+    // Reflective API methods by M element.
+    let mut api_of: BTreeMap<u64, &'static str> = BTreeMap::new();
+    for sig in api::all_signatures() {
+        if let (Some(label), Some(m)) = (api_label(sig), db.id("M", sig)) {
+            api_of.insert(m, label);
+        }
+    }
+    let mut locs: BTreeMap<u64, (u64, u64, u64)> = BTreeMap::new();
+    for t in db.tuples("Iloc")? {
+        locs.insert(t[0], (t[1], t[2], t[3]));
+    }
+    let mut targets: BTreeMap<(&str, u64), Vec<u64>> = BTreeMap::new();
+    let mut seen_rel = BTreeSet::new();
+    for &(_, rel, _) in APIS {
+        if seen_rel.insert(rel) {
+            for t in db.tuples_if_present(rel)? {
+                targets.entry((rel, t[0])).or_default().push(t[1]);
+            }
+        }
+    }
+    // Sources that make a forName site only partially resolved.
+    let names_class: BTreeSet<u64> = db.tuples("stringType")?.into_iter().map(|t| t[0]).collect();
+    let mut partial: BTreeSet<u64> = BTreeSet::new();
+    for t in db.tuples_if_present("nameSource")? {
+        if !names_class.contains(&t[1]) {
+            partial.insert(t[0]);
+        }
+    }
+    let spec_points: Vec<(u64, u64)> = db
+        .tuples_if_present("specPoint")?
+        .into_iter()
+        .map(|t| (t[0], t[1]))
+        .collect();
+    partial.extend(spec_points.iter().map(|p| p.1));
+    partial.extend(
+        db.tuples_if_present("unresolved")?
+            .into_iter()
+            .map(|t| t[0]),
+    );
+    partial.extend(
+        db.tuples_if_present("unknownReceiver")?
+            .into_iter()
+            .map(|t| t[0]),
+    );
+
+    let mut sites = Vec::new();
+    for t in db.tuples("Iref")? {
+        let (i, m) = (t[0], t[1]);
+        let Some(&label) = api_of.get(&m) else {
+            continue;
+        };
+        let Some(&(caller, bci, line)) = locs.get(&i) else {
+            continue;
+        };
+        if !reach.contains(&caller) {
+            continue;
+        }
+        let rel = APIS.iter().find(|a| a.0 == label).map_or("", |a| a.1);
+        let mut ts = targets.get(&(rel, i)).cloned().unwrap_or_default();
+        ts.sort_unstable();
+        ts.dedup();
+        let resolution = if ts.is_empty() {
+            Resolution::Unresolved
+        } else if partial.contains(&i) {
+            Resolution::Partial
+        } else {
+            Resolution::Full
+        };
+        sites.push(Site {
+            invoke: i,
+            api: label,
+            caller,
+            bci,
+            line,
+            targets: ts,
+            resolution,
+        });
+    }
+    let variant = db
+        .metadata()
+        .into_iter()
+        .find(|(k, _)| k == "variant")
+        .map_or_else(|| "?".to_string(), |(_, v)| v);
+    Ok(Results {
+        sites,
+        methods: reach.len(),
+        classes,
+        spec_points,
+        variant,
+    })
+}
+
+/// A target as the export prints it: a binary class name, a method as
+/// `Decl.name(desc)ret`, or a field as `Decl.field`.
+pub fn target_text(db: &Database, api: &str, target: u64) -> String {
+    let domain = APIS.iter().find(|a| a.0 == api).map_or("T", |a| a.2);
+    let name = db.name(domain, target);
+    match domain {
+        "M" => match parse_method_signature(&name) {
+            Some(s) => format!("{}.{}{}", s.class, s.name, s.descriptor()),
+            None => name,
+        },
+        "F" => match parse_field_signature(&name) {
+            Some((class, _, field)) => format!("{class}.{field}"),
+            None => name,
+        },
+        _ => name,
+    }
+}

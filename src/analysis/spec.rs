@@ -1,0 +1,221 @@
+//! Specification files: which classes a reflective call site returns,
+//! supplied by the user for the `sound` variant.
+//!
+//! Two formats are accepted, line by line (`#` starts a comment):
+//!
+//! - the paper's Fig. 3: `loadImpl() @ 43 InetAddress.java:1231 =>
+//!   java.net.Inet4AddressImpl` — method name, bytecode index, and
+//!   optionally source file and line;
+//! - the TSV of `refract export targets`: `caller_class caller_method
+//!   caller_desc bci line api target`, so that an exported list can be
+//!   edited and fed back. Lines whose target is not a class (methods,
+//!   fields) are accepted and ignored.
+
+use crate::classfile::descriptor::parse_method_signature;
+use crate::facts::extract::FactsBuilder;
+use std::path::Path;
+
+/// One entry: which site (by its description) returns which class.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecEntry {
+    /// 1-based line in the file.
+    pub line: usize,
+    /// The site.
+    pub site: SiteRef,
+    /// The binary class name.
+    pub class: String,
+}
+
+/// How a specification names a call site.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SiteRef {
+    /// Fig. 3: method name, bci, and optionally source file and line.
+    Short {
+        /// Method name.
+        method: String,
+        /// Bytecode index.
+        bci: u32,
+        /// Source file and line.
+        file_line: Option<(String, u32)>,
+    },
+    /// Export format: class, method, descriptor, bci.
+    Full {
+        /// Binary class name.
+        class: String,
+        /// Method name.
+        method: String,
+        /// JVM descriptor.
+        desc: String,
+        /// Bytecode index.
+        bci: u32,
+    },
+}
+
+/// Parses specification text; `name` labels errors.
+pub fn parse(text: &str, name: &str) -> Result<Vec<SpecEntry>, String> {
+    let mut out = Vec::new();
+    for (k, raw) in text.lines().enumerate() {
+        let line = k + 1;
+        let l = raw.split('#').next().unwrap_or("").trim();
+        if l.is_empty() || l.starts_with("caller_class\t") {
+            continue;
+        }
+        let err = |what: &str| format!("{name}:{line}: {what}: {raw:?}");
+        if let Some((site, class)) = l.split_once("=>") {
+            let mut words = site.split_whitespace();
+            let method = words.next().ok_or_else(|| err("missing method"))?;
+            let method = method.strip_suffix("()").unwrap_or(method).to_string();
+            if words.next() != Some("@") {
+                return Err(err("expected `method() @ bci [File.java:line] => class`"));
+            }
+            let bci = words
+                .next()
+                .and_then(|b| b.parse().ok())
+                .ok_or_else(|| err("bad bytecode index"))?;
+            let file_line = match words.next() {
+                Some(fl) => {
+                    let (f, l) = fl
+                        .rsplit_once(':')
+                        .ok_or_else(|| err("expected File.java:line"))?;
+                    Some((
+                        f.to_string(),
+                        l.parse().map_err(|_| err("bad line number"))?,
+                    ))
+                }
+                None => None,
+            };
+            out.push(SpecEntry {
+                line,
+                site: SiteRef::Short {
+                    method,
+                    bci,
+                    file_line,
+                },
+                class: class.trim().to_string(),
+            });
+            continue;
+        }
+        let cols: Vec<&str> = l.split('\t').collect();
+        if cols.len() != 7 {
+            return Err(err("expected `site => class` or 7 tab-separated columns"));
+        }
+        let bci = cols[3].parse().map_err(|_| err("bad bytecode index"))?;
+        let class_valued = matches!(
+            cols[5],
+            "Class.forName" | "ClassLoader.loadClass" | "Class.newInstance"
+        );
+        if !class_valued {
+            continue;
+        }
+        out.push(SpecEntry {
+            line,
+            site: SiteRef::Full {
+                class: cols[0].to_string(),
+                method: cols[1].to_string(),
+                desc: cols[2].to_string(),
+                bci,
+            },
+            class: cols[6].to_string(),
+        });
+    }
+    Ok(out)
+}
+
+/// Reads a specification file and resolves it to `(site, type)` pairs of
+/// the `I` and `T` domains. Unknown sites and classes are errors.
+pub fn resolve_file(path: &Path, b: &FactsBuilder) -> Result<Vec<(u32, u32)>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let entries = parse(&text, &path.display().to_string())?;
+    let mut out = Vec::new();
+    for e in entries {
+        let Some(t) = b
+            .types
+            .get(&e.class)
+            .filter(|_| b.hierarchy.get(&e.class).is_some())
+        else {
+            return Err(format!(
+                "{}:{}: class {} is not on the class path",
+                path.display(),
+                e.line,
+                e.class
+            ));
+        };
+        let mut found = false;
+        for i in 0..b.site_count() as u32 {
+            if site_matches(b, i, &e.site) {
+                out.push((i, t));
+                found = true;
+            }
+        }
+        if !found {
+            return Err(format!(
+                "{}:{}: no call site matches {:?}",
+                path.display(),
+                e.line,
+                e.site
+            ));
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
+fn site_matches(b: &FactsBuilder, i: u32, site: &SiteRef) -> bool {
+    let (m, bci, line) = b.site_info(i);
+    let Some(sig) = parse_method_signature(b.methods.name(m)) else {
+        return false;
+    };
+    match site {
+        SiteRef::Short {
+            method,
+            bci: want,
+            file_line,
+        } => {
+            *want == bci
+                && sig.name == *method
+                && file_line.as_ref().is_none_or(|(f, l)| {
+                    *l == line
+                        && b.types
+                            .get(&sig.class)
+                            .and_then(|t| b.source_files.get(&t))
+                            .is_some_and(|sf| sf == f)
+                })
+        }
+        SiteRef::Full {
+            class,
+            method,
+            desc,
+            bci: want,
+        } => {
+            *want == bci && sig.class == *class && sig.name == *method && sig.descriptor() == *desc
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_both_formats() {
+        let text = "# spec\nloadImpl() @ 43 InetAddress.java:1231 => java.net.Inet4AddressImpl\n\
+                    Main\tmain\t([Ljava/lang/String;)V\t4\t4\tClass.forName\ta.B\n\
+                    Main\tmain\t([Ljava/lang/String;)V\t9\t5\tMethod.invoke\ta.B.m()V\n";
+        let e = parse(text, "s").unwrap();
+        assert_eq!(e.len(), 2);
+        assert_eq!(
+            e[0].site,
+            SiteRef::Short {
+                method: "loadImpl".into(),
+                bci: 43,
+                file_line: Some(("InetAddress.java".into(), 1231))
+            }
+        );
+        assert_eq!(e[1].class, "a.B");
+        assert_eq!(
+            parse("x @ y => z", "s").unwrap_err(),
+            "s:1: bad bytecode index: \"x @ y => z\""
+        );
+    }
+}

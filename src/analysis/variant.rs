@@ -1,0 +1,95 @@
+//! The five analysis versions of Livshits, Whaley and Lam (section 5.2),
+//! and the Datalog program each runs. The rule files in `queries/` are
+//! compiled into the binary.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// How reflective calls are resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// Reflection is ignored.
+    None,
+    /// Constant strings within one method name classes.
+    Local,
+    /// The strings the name argument points to.
+    PointsTo,
+    /// Points-to, plus casts of newInstance results where names are unknown.
+    Casts,
+    /// Points-to, plus a user specification.
+    Sound,
+}
+
+impl Variant {
+    /// Every variant, in the paper's column order.
+    pub const ALL: [Variant; 5] = [
+        Variant::None,
+        Variant::Local,
+        Variant::PointsTo,
+        Variant::Casts,
+        Variant::Sound,
+    ];
+
+    /// The name used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::None => "none",
+            Variant::Local => "local",
+            Variant::PointsTo => "points-to",
+            Variant::Casts => "casts",
+            Variant::Sound => "sound",
+        }
+    }
+
+    /// The rule files, in order.
+    pub fn rule_files(self) -> Vec<(&'static str, &'static str)> {
+        let mut files = vec![("pointsto.dl", POINTSTO)];
+        match self {
+            Variant::None => {}
+            Variant::Local => files.extend([
+                ("reflection.dl", REFLECTION),
+                ("reflection-local.dl", LOCAL),
+            ]),
+            Variant::PointsTo => files.extend([
+                ("reflection.dl", REFLECTION),
+                ("reflection-strings.dl", STRINGS),
+            ]),
+            Variant::Casts => files.extend([
+                ("reflection.dl", REFLECTION),
+                ("reflection-strings.dl", STRINGS),
+                ("reflection-casts.dl", CASTS),
+            ]),
+            Variant::Sound => files.extend([
+                ("reflection.dl", REFLECTION),
+                ("reflection-strings.dl", STRINGS),
+                ("reflection-spec.dl", SPEC),
+            ]),
+        }
+        files
+    }
+}
+
+const POINTSTO: &str = include_str!("../../queries/pointsto.dl");
+const REFLECTION: &str = include_str!("../../queries/reflection.dl");
+const LOCAL: &str = include_str!("../../queries/reflection-local.dl");
+const STRINGS: &str = include_str!("../../queries/reflection-strings.dl");
+const CASTS: &str = include_str!("../../queries/reflection-casts.dl");
+const SPEC: &str = include_str!("../../queries/reflection-spec.dl");
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Variant {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.name() == s)
+            .ok_or_else(|| {
+                format!("unknown reflection variant {s:?} (none, local, points-to, casts, sound)")
+            })
+    }
+}

@@ -1,0 +1,133 @@
+//! `refract analyze`, `refract report`, `refract export`.
+
+use super::progress::ProgressLine;
+use anyhow::{bail, Context, Result};
+use refract::analysis::driver::{analyze, AnalysisOptions};
+use refract::analysis::{export, report, results, Variant};
+use refract::classpath::jdk::{jmods, JdkChoice};
+use refract::classpath::ClassPath;
+use refract::database::Database;
+use refract::facts::{generate, Progress};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// What `refract analyze` was asked to do.
+pub struct AnalyzeArgs {
+    /// Application entries.
+    pub classpath: Vec<PathBuf>,
+    /// The JDK.
+    pub jdk: JdkChoice,
+    /// The analysis options.
+    pub options: AnalysisOptions,
+    /// The database to write.
+    pub output: PathBuf,
+    /// No progress and no report.
+    pub quiet: bool,
+}
+
+/// Builds the facts, runs the analysis, writes the database and prints
+/// the report.
+pub fn run_analyze(a: AnalyzeArgs) -> Result<()> {
+    if a.options.variant == Variant::Sound && a.options.spec.is_none() {
+        bail!("--reflection sound needs --spec FILE (the classes unresolved sites return)");
+    }
+    let mut cp = ClassPath::default();
+    for p in &a.classpath {
+        if !p.exists() {
+            bail!("{}: no such file or directory", p.display());
+        }
+        cp.push_application(p.clone());
+    }
+    for j in jmods(&a.jdk)? {
+        cp.push_library(j);
+    }
+    let bar = ProgressLine::new(a.quiet);
+    let start = std::time::Instant::now();
+    let facts = generate(&cp, &|p| match p {
+        Progress::Read(n) => bar.show("reading", n, n),
+        Progress::Translated(d, t) => bar.show("translating", d, t),
+    });
+    bar.finish();
+    for p in facts.problems.iter().take(20) {
+        eprintln!("warning: skipped {p}");
+    }
+    if facts.problems.len() > 20 {
+        eprintln!("warning: ... and {} more", facts.problems.len() - 20);
+    }
+    let facts_time = start.elapsed();
+    if !a.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        eprint!("solving ({} variant)...", a.options.variant);
+    }
+    let (_solver, _summary, stats) = analyze(&facts, &a.options, &a.output)?;
+    if !a.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        eprintln!();
+    }
+    if a.quiet {
+        return Ok(());
+    }
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    writeln!(
+        out,
+        "wrote {} ({} roots; facts {:.2}s, load {:.2}s, solve {:.2}s)",
+        a.output.display(),
+        stats.roots,
+        facts_time.as_secs_f64(),
+        stats.load.as_secs_f64(),
+        stats.solve.as_secs_f64()
+    )?;
+    let mut db = open(&a.output)?;
+    let r = results::read(&mut db)?;
+    write!(out, "{}", report::render(&r))?;
+    out.flush()?;
+    Ok(())
+}
+
+fn open(db: &Path) -> Result<Database> {
+    Database::open(db).with_context(|| format!("cannot open the database {}", db.display()))
+}
+
+/// `refract report DB`.
+pub fn run_report(db: &Path) -> Result<()> {
+    let mut db = open(db)?;
+    let r = results::read(&mut db)?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    write!(out, "{}", report::render(&r))?;
+    out.flush()?;
+    Ok(())
+}
+
+/// `refract export targets DB [--format tsv|spec]`.
+pub fn run_export_targets(db: &Path, spec_format: bool) -> Result<()> {
+    let mut db = open(db)?;
+    let r = results::read(&mut db)?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if spec_format {
+        for l in export::targets_spec(&db, &r) {
+            writeln!(out, "{l}")?;
+        }
+    } else {
+        writeln!(out, "{}", export::HEADER)?;
+        for l in export::targets_tsv(&db, &r) {
+            writeln!(out, "{l}")?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// `refract export specpoints DB`.
+pub fn run_export_specpoints(db: &Path) -> Result<()> {
+    let mut db = open(db)?;
+    let r = results::read(&mut db)?;
+    let lines = export::spec_points(&mut db, &r)?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for l in lines {
+        writeln!(out, "{l}")?;
+    }
+    out.flush()?;
+    Ok(())
+}

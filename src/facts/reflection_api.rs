@@ -1,0 +1,174 @@
+//! The Java reflection API and the sources of external strings, by Soot
+//! signature: the one place the analyses' knowledge of the JDK's
+//! reflective methods is written down.
+
+/// `Class.forName(String)` and friends: a class by name.
+pub const CLASS_BY_NAME: &[(&str, &str, u32)] = &[
+    // (api label, signature, argument position of the name)
+    ("Class.forName", "<java.lang.Class: java.lang.Class forName(java.lang.String)>", 0),
+    (
+        "Class.forName",
+        "<java.lang.Class: java.lang.Class forName(java.lang.String,boolean,java.lang.ClassLoader)>",
+        0,
+    ),
+    (
+        "ClassLoader.loadClass",
+        "<java.lang.ClassLoader: java.lang.Class loadClass(java.lang.String)>",
+        1,
+    ),
+    (
+        "ClassLoader.loadClass",
+        "<java.lang.ClassLoader: java.lang.Class loadClass(java.lang.String,boolean)>",
+        1,
+    ),
+];
+
+/// `Class.newInstance()`.
+pub const CLASS_NEW_INSTANCE: &str = "<java.lang.Class: java.lang.Object newInstance()>";
+/// `Constructor.newInstance(Object[])`.
+pub const CONSTRUCTOR_NEW_INSTANCE: &str =
+    "<java.lang.reflect.Constructor: java.lang.Object newInstance(java.lang.Object[])>";
+/// `Method.invoke(Object, Object[])`.
+pub const METHOD_INVOKE: &str =
+    "<java.lang.reflect.Method: java.lang.Object invoke(java.lang.Object,java.lang.Object[])>";
+/// `Field.get(Object)`.
+pub const FIELD_GET: &str = "<java.lang.reflect.Field: java.lang.Object get(java.lang.Object)>";
+/// `Field.set(Object, Object)`.
+pub const FIELD_SET: &str =
+    "<java.lang.reflect.Field: void set(java.lang.Object,java.lang.Object)>";
+/// `Object.getClass()`.
+pub const GET_CLASS: &str = "<java.lang.Object: java.lang.Class getClass()>";
+
+/// Members by name: `(signature, declared only?)`.
+pub const GET_METHOD: &[(&str, bool)] = &[
+    ("<java.lang.Class: java.lang.reflect.Method getMethod(java.lang.String,java.lang.Class[])>", false),
+    ("<java.lang.Class: java.lang.reflect.Method getDeclaredMethod(java.lang.String,java.lang.Class[])>", true),
+];
+/// Fields by name.
+pub const GET_FIELD: &[(&str, bool)] = &[
+    (
+        "<java.lang.Class: java.lang.reflect.Field getField(java.lang.String)>",
+        false,
+    ),
+    (
+        "<java.lang.Class: java.lang.reflect.Field getDeclaredField(java.lang.String)>",
+        true,
+    ),
+];
+/// Constructors (one, by parameter types we do not track: all of them).
+pub const GET_CONSTRUCTOR: &[(&str, bool)] = &[
+    ("<java.lang.Class: java.lang.reflect.Constructor getConstructor(java.lang.Class[])>", false),
+    ("<java.lang.Class: java.lang.reflect.Constructor getDeclaredConstructor(java.lang.Class[])>", true),
+];
+/// Array-returning lookups: `(signature, declared only?)`; each call site
+/// gets its own array object.
+pub const GET_METHODS: &[(&str, bool)] = &[
+    (
+        "<java.lang.Class: java.lang.reflect.Method[] getMethods()>",
+        false,
+    ),
+    (
+        "<java.lang.Class: java.lang.reflect.Method[] getDeclaredMethods()>",
+        true,
+    ),
+];
+/// Field arrays.
+pub const GET_FIELDS: &[(&str, bool)] = &[
+    (
+        "<java.lang.Class: java.lang.reflect.Field[] getFields()>",
+        false,
+    ),
+    (
+        "<java.lang.Class: java.lang.reflect.Field[] getDeclaredFields()>",
+        true,
+    ),
+];
+/// Constructor arrays.
+pub const GET_CONSTRUCTORS: &[(&str, bool)] = &[
+    (
+        "<java.lang.Class: java.lang.reflect.Constructor[] getConstructors()>",
+        false,
+    ),
+    (
+        "<java.lang.Class: java.lang.reflect.Constructor[] getDeclaredConstructors()>",
+        true,
+    ),
+];
+
+/// Where strings from outside the program enter: specification points.
+pub const STRING_SOURCES: &[&str] = &[
+    "<java.lang.System: java.lang.String getProperty(java.lang.String)>",
+    "<java.lang.System: java.lang.String getProperty(java.lang.String,java.lang.String)>",
+    "<java.lang.System: java.lang.String getenv(java.lang.String)>",
+    "<java.util.Properties: java.lang.String getProperty(java.lang.String)>",
+    "<java.util.Properties: java.lang.String getProperty(java.lang.String,java.lang.String)>",
+    "<java.io.BufferedReader: java.lang.String readLine()>",
+    "<java.io.DataInputStream: java.lang.String readLine()>",
+    "<java.io.DataInputStream: java.lang.String readUTF()>",
+    "<java.io.ObjectInputStream: java.lang.Object readObject()>",
+    "<java.io.RandomAccessFile: java.lang.String readLine()>",
+    "<java.util.Scanner: java.lang.String next()>",
+    "<java.util.Scanner: java.lang.String nextLine()>",
+    "<java.util.ResourceBundle: java.lang.String getString(java.lang.String)>",
+    "<java.util.ResourceBundle: java.lang.Object getObject(java.lang.String)>",
+    "<java.util.jar.Attributes: java.lang.String getValue(java.lang.String)>",
+    "<java.util.jar.Attributes: java.lang.String getValue(java.util.jar.Attributes$Name)>",
+    "<java.util.prefs.Preferences: java.lang.String get(java.lang.String,java.lang.String)>",
+    "<java.lang.Class: java.lang.String getName()>",
+    "<org.w3c.dom.Element: java.lang.String getAttribute(java.lang.String)>",
+    "<org.w3c.dom.Node: java.lang.String getNodeValue()>",
+    "<javax.servlet.ServletRequest: java.lang.String getParameter(java.lang.String)>",
+];
+
+/// Every signature above (so that they exist in the `M` map, which lets
+/// analyses name them even when the JDK is not loaded).
+pub fn all_signatures() -> Vec<&'static str> {
+    let mut v: Vec<&str> = CLASS_BY_NAME.iter().map(|x| x.1).collect();
+    v.extend([
+        CLASS_NEW_INSTANCE,
+        CONSTRUCTOR_NEW_INSTANCE,
+        METHOD_INVOKE,
+        FIELD_GET,
+        FIELD_SET,
+        GET_CLASS,
+    ]);
+    for t in [
+        GET_METHOD,
+        GET_FIELD,
+        GET_CONSTRUCTOR,
+        GET_METHODS,
+        GET_FIELDS,
+        GET_CONSTRUCTORS,
+    ] {
+        v.extend(t.iter().map(|x| x.0));
+    }
+    v.extend(STRING_SOURCES);
+    v
+}
+
+/// Classes whose methods carry string values from their receiver and
+/// arguments to their result (the `StringBuilder.append(…).toString()`
+/// chain, `String.valueOf`, `concat`, ...); see [`string_flow`].
+pub const STRING_CLASSES: &[&str] = &[
+    "java.lang.StringBuilder",
+    "java.lang.StringBuffer",
+    "java.lang.AbstractStringBuilder",
+    "java.lang.String",
+];
+
+/// How a call on one of [`STRING_CLASSES`] moves string values:
+/// `(into receiver from arguments, into result from receiver and arguments)`.
+pub fn string_flow(class: &str, name: &str) -> (bool, bool) {
+    if !STRING_CLASSES.contains(&class) {
+        return (false, false);
+    }
+    let builder = class != "java.lang.String";
+    match name {
+        "<init>" | "append" | "insert" if builder => (true, name != "<init>"),
+        "<init>" => (true, false),
+        "toString" | "substring" | "subSequence" => (false, true),
+        "valueOf" | "copyValueOf" | "concat" | "trim" | "strip" | "intern" | "replace"
+        | "toLowerCase" | "toUpperCase" | "format" | "join" => (false, !builder),
+        _ => (false, false),
+    }
+}
