@@ -18,7 +18,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run a bddbddb Datalog program as a batch.
+    /// Run a bddbddb Datalog program as a batch, or a script over a database.
     ///
     /// Input relations (declared `input`) are read from the facts directory
     /// (-F) or the program's base directory: R.facts (TSV), R.tuples or R.bdd.
@@ -26,13 +26,25 @@ enum Command {
     /// directory (-D, plus R.csv), `printsize` and `printtuples` relations and
     /// queries (`body?`) are printed.
     ///
+    /// With --db, the script runs over a database written by `refract facts`
+    /// or `refract analyze`: its relations are all available, and queries
+    /// print exactly as in `refract repl`. The first error stops the run
+    /// (exit 1).
+    ///
     /// Examples:
     ///   refract run ../shared/bddbddb/c_pa.datalog
     ///   refract run pa.datalog -F facts/ -D out/ --stats
+    ///   refract run queries/unresolved-sites.dl --db demo.db
     #[command(verbatim_doc_comment)]
     Run {
-        /// The Datalog program.
+        /// The Datalog program or script.
         program: PathBuf,
+        /// Run the script over this database.
+        #[arg(long)]
+        db: Option<PathBuf>,
+        /// Rows shown per query answer with --db (0: all).
+        #[arg(long, default_value_t = 0)]
+        limit: usize,
         /// Directory of input relations (R.facts, R.tuples, R.bdd).
         #[arg(short = 'F', long = "facts")]
         facts: Option<PathBuf>,
@@ -117,6 +129,27 @@ enum Command {
         #[arg(short, long)]
         quiet: bool,
     },
+    /// Query a database interactively.
+    ///
+    /// Type Datalog: declarations `R (x:V)`, rules `R(x) :- vP(x, _).`
+    /// (solved incrementally) and queries `vP(v, "new java.lang.Object")?`,
+    /// answered as tables. `.help` lists the commands (.relations, .schema R,
+    /// .count R, .rules, .load FILE, .save R, .export R FILE, .limit N,
+    /// .timing on|off, .quit). Tab completes commands, relations and, inside
+    /// quotes, names. Without a database the shell starts empty. Input that
+    /// is not a terminal is read as a script, with the same output.
+    ///
+    /// Examples:
+    ///   refract repl demo.db
+    ///   echo 'IEr(i, m)?' | refract repl demo.db
+    #[command(verbatim_doc_comment)]
+    Repl {
+        /// The database (none: an empty session).
+        db: Option<PathBuf>,
+        /// The history file (default: $REFRACT_HISTORY, else ~/.refract_history).
+        #[arg(long)]
+        history: Option<PathBuf>,
+    },
     /// Print the reflection report of an analysed database.
     ///
     /// Example:
@@ -158,6 +191,38 @@ enum ExportCommand {
         /// The database.
         db: PathBuf,
     },
+    /// One relation, with names from the maps, streamed.
+    ///
+    /// tsv: tab-separated without header (Soufflé's .csv output);
+    /// csv: with a header row; json: an array of objects.
+    ///
+    /// Example:
+    ///   refract export relation IEr demo.db --format csv > reflective.csv
+    #[command(verbatim_doc_comment)]
+    Relation {
+        /// The relation.
+        relation: String,
+        /// The database.
+        db: PathBuf,
+        /// tsv, csv or json.
+        #[arg(long, default_value = "tsv")]
+        format: refract::export::relation::Format,
+    },
+    /// The call graph: site-level TSV (caller, invoke, callee, kind) or DOT.
+    ///
+    /// Reflective edges (resolved by the reflection analysis) have kind
+    /// `reflective` in TSV and are dashed red in DOT.
+    ///
+    /// Example:
+    ///   refract export callgraph demo.db --format dot | dot -Tsvg > cg.svg
+    #[command(verbatim_doc_comment)]
+    Callgraph {
+        /// The database.
+        db: PathBuf,
+        /// tsv or dot.
+        #[arg(long, default_value = "tsv")]
+        format: refract::export::callgraph::GraphFormat,
+    },
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -175,6 +240,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.downcast_ref::<cli::repl::Failed>().is_some() => ExitCode::from(1),
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
@@ -187,10 +253,20 @@ fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Run {
             program,
+            db: Some(db),
+            limit,
+            output,
+            ..
+        } => cli::repl::run_script(&program, &db, limit, output.as_deref()),
+        Command::Run {
+            program,
+            db: None,
             facts,
             output,
             stats,
+            ..
         } => cli::run::run_program(program, facts, output, stats),
+        Command::Repl { db, history } => cli::repl::repl(db.as_deref(), history),
         Command::Facts {
             classpath,
             jdk,
@@ -224,6 +300,14 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Export(ExportCommand::Specpoints { db }) => {
             cli::analyze::run_export_specpoints(&db)
+        }
+        Command::Export(ExportCommand::Relation {
+            relation,
+            db,
+            format,
+        }) => cli::repl::export_relation(&relation, &db, format),
+        Command::Export(ExportCommand::Callgraph { db, format }) => {
+            cli::repl::export_callgraph(&db, format)
         }
     }
 }

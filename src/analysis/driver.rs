@@ -6,6 +6,7 @@ use super::spec;
 use super::variant::Variant;
 use crate::bdd::encode::relation_from_tuples;
 use crate::classfile::model::access;
+use crate::database::manifest::ManifestBuilder;
 use crate::datalog::parser::parse_str;
 use crate::datalog::resolve::resolve;
 use crate::datalog::solver::Solver;
@@ -96,12 +97,14 @@ pub fn roots(facts: &ProgramFacts, opts: &AnalysisOptions) -> Result<Vec<u32>, A
 }
 
 /// Runs the analysis and writes the database `db` (atomically: a failed
-/// run leaves no database behind). Returns the solved engine, the write
-/// summary and statistics.
+/// run leaves no database behind). `manifest` holds the inputs; the run's
+/// options and timings are added to it. Returns the solved engine, the
+/// write summary and statistics.
 pub fn analyze(
     facts: &ProgramFacts,
     opts: &AnalysisOptions,
     db: &Path,
+    mut manifest: ManifestBuilder,
 ) -> Result<(Solver, Summary, AnalysisStats), AnalysisError> {
     let b = &facts.builder;
     let root_methods = roots(facts, opts)?;
@@ -109,7 +112,7 @@ pub fn analyze(
         (Some(path), _) => spec::resolve_file(path, b).map_err(AnalysisError::Spec)?,
         (None, _) => Vec::new(),
     };
-    let staged = stage_database(b, db)?;
+    let (staged, summary) = stage_database(b, db)?;
     let dir = staged.path().to_path_buf();
     let mut text = std::fs::read_to_string(dir.join("schema.dl"))?;
     for (name, rules) in opts.variant.rule_files() {
@@ -163,24 +166,35 @@ pub fn analyze(
     let start = Instant::now();
     solver.solve()?;
     let solve = start.elapsed();
-    solver.write_outputs(&dir, false)?;
+    // Every relation, facts included, is stored as a BDD: opening the
+    // database later costs its size, not a rebuild from tuples.
+    for rel in 0..solver.prog.relations.len() {
+        let name = solver.prog.relations[rel].name.clone();
+        if solver.prog.relations[rel].options.output || solver.prog.relations[rel].options.input {
+            solver.write_bdd_file(rel, &dir.join(format!("{name}.bdd")))?;
+            let tuples = dir.join(format!("{name}.tuples"));
+            if tuples.is_file() {
+                std::fs::remove_file(tuples)?;
+            }
+        }
+    }
+    solver.write_bddinfo(&dir.join("bddinfo"))?;
     std::fs::write(dir.join("database.dl"), database_schema(&solver, &text))?;
-    let mut meta = String::new();
-    let _ = writeln!(meta, "refract {}", env!("CARGO_PKG_VERSION"));
-    let _ = writeln!(meta, "variant\t{}", opts.variant);
+    manifest.option("variant", &opts.variant.to_string());
     for c in &opts.mains {
-        let _ = writeln!(meta, "main\t{c}");
+        manifest.option("main", c);
     }
     if opts.library_roots {
-        let _ = writeln!(meta, "roots\tlibrary");
+        manifest.option("roots", "library");
     }
     if let Some(s) = &opts.spec {
-        let _ = writeln!(meta, "spec\t{}", s.display());
+        manifest.option("spec", &s.display().to_string());
+        manifest.input(s)?;
     }
-    let _ = writeln!(meta, "load_seconds\t{:.3}", load.as_secs_f64());
-    let _ = writeln!(meta, "solve_seconds\t{:.3}", solve.as_secs_f64());
-    std::fs::write(dir.join("metadata.tsv"), meta)?;
-    let summary = staged.commit()?;
+    manifest
+        .timing("load", load.as_secs_f64())
+        .timing("solve", solve.as_secs_f64());
+    staged.commit(&manifest)?;
     Ok((
         solver,
         summary,

@@ -159,11 +159,7 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
             resolution,
         });
     }
-    let variant = db
-        .metadata()
-        .into_iter()
-        .find(|(k, _)| k == "variant")
-        .map_or_else(|| "?".to_string(), |(_, v)| v);
+    let variant = db.option("variant").unwrap_or("?").to_string();
     Ok(Results {
         sites,
         methods: reach.len(),

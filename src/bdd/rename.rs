@@ -50,6 +50,33 @@ pub fn preserves_order(bdd: &Bdd, map: &[u16]) -> bool {
     true
 }
 
+/// Moves `bdd` into a layout with `num_vars` variables, sending variable
+/// `v` to `map[v]`. Used when a program gains domain instances and every
+/// relation must follow its variables to their new places. Linear when the
+/// map keeps the order of the support, as adding instances does.
+pub fn relayout(bdd: &Bdd, map: &[u16], num_vars: u16) -> Result<Bdd, CollisionError> {
+    if bdd.is_false() {
+        return Ok(super::node_builder::mk_false(num_vars));
+    }
+    if bdd.is_true() {
+        return Ok(super::node_builder::mk_true(num_vars));
+    }
+    if preserves_order(bdd, map) {
+        let mut nodes = bdd.clone().to_nodes();
+        for (k, node) in nodes.iter_mut().enumerate() {
+            node.var = BddVariable::from_index(if k < 2 {
+                num_vars as usize
+            } else {
+                map[node.var.to_index()] as usize
+            });
+        }
+        return Ok(Bdd::from_nodes(&nodes).expect("order-preserving relayout keeps a valid BDD"));
+    }
+    let mut builder = NodeBuilder::new(num_vars);
+    let root = builder.import_mapped(bdd, |v| map[v.to_index()])?;
+    Ok(builder.export(root))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -71,5 +98,16 @@ mod tests {
         assert_eq!(h, vars.eval_expression_string("x_1 & !x_0"));
         // Collisions are reported, not silently merged.
         assert!(rename(&f, &[(v(0), v(1))]).is_err());
+    }
+
+    #[test]
+    fn relayout_moves_relations_into_a_wider_layout() {
+        let vars = BddVariableSet::new_anonymous(3);
+        let wide = BddVariableSet::new_anonymous(5);
+        let f = vars.eval_expression_string("x_0 & !x_2 | x_1");
+        let g = relayout(&f, &[0, 2, 4], 5).unwrap();
+        assert_eq!(g, wide.eval_expression_string("x_0 & !x_4 | x_2"));
+        let h = relayout(&f, &[4, 2, 0], 5).unwrap();
+        assert_eq!(h, wide.eval_expression_string("x_4 & !x_0 | x_2"));
     }
 }

@@ -6,6 +6,7 @@ use refract::analysis::driver::{analyze, AnalysisOptions};
 use refract::analysis::{export, report, results, Variant};
 use refract::classpath::jdk::{jmods, JdkChoice};
 use refract::classpath::ClassPath;
+use refract::database::manifest::ManifestBuilder;
 use refract::database::Database;
 use refract::facts::{generate, Progress};
 use std::io::Write;
@@ -58,7 +59,10 @@ pub fn run_analyze(a: AnalyzeArgs) -> Result<()> {
     if !a.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         eprint!("solving ({} variant)...", a.options.variant);
     }
-    let (_solver, _summary, stats) = analyze(&facts, &a.options, &a.output)?;
+    let mut manifest = ManifestBuilder::new("analyze");
+    super::facts::record_inputs(&mut manifest, &a.classpath, &a.jdk)?;
+    manifest.timing("facts", facts_time.as_secs_f64());
+    let (_solver, _summary, stats) = analyze(&facts, &a.options, &a.output, manifest)?;
     if !a.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         eprintln!();
     }

@@ -4,6 +4,7 @@ use super::progress::ProgressLine;
 use anyhow::{bail, Context, Result};
 use refract::classpath::jdk::{jmods, JdkChoice};
 use refract::classpath::ClassPath;
+use refract::database::manifest::ManifestBuilder;
 use refract::facts::write::write_database;
 use refract::facts::{generate, Progress};
 use std::io::Write;
@@ -31,7 +32,10 @@ pub fn facts(classpath: &[PathBuf], jdk: &JdkChoice, output: &Path, quiet: bool)
         Progress::Translated(d, t) => bar.show("translating", d, t),
     });
     bar.finish();
-    let summary = write_database(&facts.builder, output)
+    let mut manifest = ManifestBuilder::new("facts");
+    record_inputs(&mut manifest, classpath, jdk)?;
+    manifest.timing("facts", start.elapsed().as_secs_f64());
+    let summary = write_database(&facts.builder, output, &manifest)
         .with_context(|| format!("cannot write the database {}", output.display()))?;
     for (k, p) in facts.problems.iter().enumerate() {
         if k == SHOWN_PROBLEMS {
@@ -70,5 +74,33 @@ pub fn facts(classpath: &[PathBuf], jdk: &JdkChoice, output: &Path, quiet: bool)
         writeln!(out, "  {r:<19} {n:>10}")?;
     }
     out.flush()?;
+    Ok(())
+}
+
+/// Records the application inputs and the JDK's jmods, with checksums, in
+/// a database manifest.
+pub fn record_inputs(
+    manifest: &mut ManifestBuilder,
+    classpath: &[PathBuf],
+    jdk: &JdkChoice,
+) -> Result<()> {
+    for p in classpath {
+        manifest
+            .input(p)
+            .with_context(|| format!("cannot read {}", p.display()))?;
+    }
+    let mods = jmods(jdk)?;
+    manifest.option(
+        "jdk",
+        &mods
+            .first()
+            .and_then(|m| m.parent())
+            .map_or_else(|| "none".to_string(), |d| d.display().to_string()),
+    );
+    for m in &mods {
+        manifest
+            .input(m)
+            .with_context(|| format!("cannot read {}", m.display()))?;
+    }
     Ok(())
 }

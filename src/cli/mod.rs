@@ -3,4 +3,5 @@
 pub mod analyze;
 pub mod facts;
 pub mod progress;
+pub mod repl;
 pub mod run;

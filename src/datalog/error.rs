@@ -51,6 +51,8 @@ pub enum ErrorKind {
     BadData,
     /// Something else the program asked for that cannot be done.
     Unsupported,
+    /// The user interrupted the evaluation.
+    Cancelled,
 }
 
 /// An error with its location in the Datalog source (or data file).

@@ -29,15 +29,21 @@ pub fn parse_file(path: &Path) -> Result<ParsedProgram> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, &e))?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let mut p = Parser::new(dir.clone());
-    p.parse_text(&text, Arc::new(path.to_path_buf()), &dir)?;
+    p.parse_text(&text, Arc::new(path.to_path_buf()), &dir, 1)?;
     Ok(p.finish())
 }
 
 /// Parses program text. `dir` stands in for the file's directory (for
 /// `.basedir` and `.include`); `name` labels locations.
 pub fn parse_str(text: &str, name: &str, dir: &Path) -> Result<ParsedProgram> {
+    parse_str_at(text, name, dir, 1)
+}
+
+/// Parses program text whose first line is line `first_line` of `name`
+/// (a statement typed into the shell, a chunk of a script).
+pub fn parse_str_at(text: &str, name: &str, dir: &Path, first_line: u32) -> Result<ParsedProgram> {
     let mut p = Parser::new(dir.to_path_buf());
-    p.parse_text(text, Arc::new(PathBuf::from(name)), dir)?;
+    p.parse_text(text, Arc::new(PathBuf::from(name)), dir, first_line)?;
     Ok(p.finish())
 }
 
@@ -63,11 +69,17 @@ impl Parser {
         self.out
     }
 
-    fn parse_text(&mut self, text: &str, file: Arc<PathBuf>, dir: &Path) -> Result<()> {
+    fn parse_text(
+        &mut self,
+        text: &str,
+        file: Arc<PathBuf>,
+        dir: &Path,
+        first_line: u32,
+    ) -> Result<()> {
         let mut pending: Vec<Token> = Vec::new();
         let mut lines = text.lines().enumerate().peekable();
         while let Some((i, raw)) = lines.next() {
-            let line_no = i as u32 + 1;
+            let line_no = i as u32 + first_line;
             let raw = raw.trim_end_matches('\r');
             let trimmed = raw.trim_start();
             if trimmed.starts_with('#') || (pending.is_empty() && trimmed.is_empty()) {
@@ -220,7 +232,7 @@ impl Parser {
         })?;
         self.include_stack.push(canonical);
         let inc_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        let r = self.parse_text(&text, Arc::new(path), &inc_dir);
+        let r = self.parse_text(&text, Arc::new(path), &inc_dir, 1);
         self.include_stack.pop();
         r
     }

@@ -362,7 +362,8 @@ impl Solver {
         crate::bdd::decode::sorted_tuples(&self.rels[rel], &self.blocks(rel))
     }
 
-    fn write_tuples_file(&self, rel: RelId, path: &Path) -> Result<()> {
+    /// Writes one relation as a bddbddb `.tuples` file.
+    pub fn write_tuples_file(&self, rel: RelId, path: &Path) -> Result<()> {
         let mut buf = Vec::new();
         let header: Vec<(String, u32)> = self.prog.relations[rel]
             .attrs

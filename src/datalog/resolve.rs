@@ -16,12 +16,22 @@ use std::sync::Arc;
 
 /// Resolves and checks a parsed program.
 pub fn resolve(parsed: &ParsedProgram) -> Result<Program> {
+    resolve_with_maps(parsed, &mut MapCache::new())
+}
+
+/// Map files already read, by path: a session that re-resolves its
+/// program after every statement reads each map once.
+pub type MapCache = HashMap<std::path::PathBuf, Arc<NameMap>>;
+
+/// Resolves and checks a parsed program, reading map files through `maps`.
+pub fn resolve_with_maps(parsed: &ParsedProgram, maps: &mut MapCache) -> Result<Program> {
     let mut r = Resolver {
         prog: Program {
             base_dir: parsed.base_dir.clone(),
             notes: parsed.notes.clone(),
             ..Program::default()
         },
+        maps,
     };
     r.domains(&parsed.statements)?;
     r.var_order(&parsed.statements)?;
@@ -40,11 +50,12 @@ pub fn resolve(parsed: &ParsedProgram) -> Result<Program> {
     Ok(r.prog)
 }
 
-struct Resolver {
+struct Resolver<'m> {
     prog: Program,
+    maps: &'m mut MapCache,
 }
 
-impl Resolver {
+impl Resolver<'_> {
     fn domains(&mut self, stmts: &[Statement]) -> Result<()> {
         for s in stmts {
             if let Statement::Domain {
@@ -80,13 +91,18 @@ impl Resolver {
                     }
                 });
                 let names = match &map_file {
-                    Some(p) if p.is_file() => Some(Arc::new(NameMap::read(p).map_err(|e| {
-                        Error::at(
-                            loc,
-                            ErrorKind::Io,
-                            format!("cannot read map file {}: {e}", p.display()),
-                        )
-                    })?)),
+                    Some(p) if self.maps.contains_key(p) => self.maps.get(p).cloned(),
+                    Some(p) if p.is_file() => {
+                        let m = Arc::new(NameMap::read(p).map_err(|e| {
+                            Error::at(
+                                loc,
+                                ErrorKind::Io,
+                                format!("cannot read map file {}: {e}", p.display()),
+                            )
+                        })?);
+                        self.maps.insert(p.clone(), m.clone());
+                        Some(m)
+                    }
                     _ => None,
                 };
                 self.prog.domains.push(Domain {

@@ -61,6 +61,9 @@ pub struct Solver {
     strata: Vec<Stratum>,
     /// Work counters of the last solve.
     pub stats: SolveStats,
+    /// When set, a running solve stops at the next iteration with a
+    /// `Cancelled` error (an interactive user pressed Ctrl-C).
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl Solver {
@@ -94,6 +97,7 @@ impl Solver {
             rels,
             strata,
             stats,
+            cancel: None,
         })
     }
 
@@ -129,9 +133,21 @@ impl Solver {
 
     /// Evaluates every stratum to its fixpoint.
     pub fn solve(&mut self) -> Result<()> {
+        self.solve_only(&|_| true)
+    }
+
+    /// Evaluates, in order, only the strata holding a relation for which
+    /// `affected` holds (and whose inputs are therefore unchanged
+    /// otherwise): an interactive session adding a rule re-runs only what
+    /// depends on it.
+    pub fn solve_only(&mut self, affected: &dyn Fn(RelId) -> bool) -> Result<()> {
         let start = Instant::now();
         self.stats.iterations.clear();
         for si in 0..self.strata.len() {
+            if !self.strata[si].relations.iter().any(|&r| affected(r)) {
+                continue;
+            }
+            self.check_cancel()?;
             let stratum = self.strata[si].clone();
             let iters = self.solve_stratum(&stratum)?;
             self.stats.iterations.push(iters);
@@ -235,6 +251,7 @@ impl Solver {
             .collect();
         let mut iterations = 0;
         while delta.values().any(|d| !d.is_false()) {
+            self.check_cancel()?;
             iterations += 1;
             // Which (rule, variant) pairs can produce anything.
             let mut jobs: Vec<(usize, usize)> = Vec::new();
@@ -348,6 +365,15 @@ impl Solver {
             }
         }
         Ok(iterations)
+    }
+
+    fn check_cancel(&self) -> Result<()> {
+        match &self.cancel {
+            Some(flag) if flag.load(std::sync::atomic::Ordering::Relaxed) => {
+                Err(Error::new(ErrorKind::Cancelled, "cancelled (Ctrl-C)"))
+            }
+            _ => Ok(()),
+        }
     }
 
     fn record(&mut self, plan: &RulePlan, result: &Bdd, dt: Duration) {

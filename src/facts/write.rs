@@ -3,14 +3,16 @@
 //! the domains (with their sizes and maps) and the relations so that a
 //! Datalog program can `.include` it.
 //!
-//! The directory is written under a temporary name and renamed into
-//! place, so an interrupted run never leaves a half-written database.
+//! The directory is staged ([`StagedDatabase`]) and renamed into place by
+//! the caller, so an interrupted run never leaves a half-written database.
 
 use super::extract::{FactsBuilder, R};
 use super::schema::{DOMAINS, RELATIONS};
 use crate::bdd::layout::bits_for;
+use crate::database::manifest::ManifestBuilder;
+use crate::database::staged::StagedDatabase;
 use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Size and name of each domain, in [`DOMAINS`] order.
 pub fn domain_sizes(b: &FactsBuilder) -> Vec<(&'static str, u64)> {
@@ -61,83 +63,24 @@ fn write_lines(path: &Path, n: usize, name: impl Fn(usize) -> String) -> io::Res
     w.flush()
 }
 
-/// A database written under a temporary name beside its destination;
-/// [`StagedDatabase::commit`] renames it into place. Dropped without a
-/// commit, it is removed, so an interrupted run leaves nothing that looks
-/// like a database.
-pub struct StagedDatabase {
-    tmp: PathBuf,
-    target: PathBuf,
-    committed: bool,
-    /// Counts of what was written.
-    pub summary: Summary,
+/// Writes the facts into a new staged database for `dir`; the caller
+/// adds what else belongs in it and commits it.
+pub fn stage_database(b: &FactsBuilder, dir: &Path) -> io::Result<(StagedDatabase, Summary)> {
+    let staged = StagedDatabase::create(dir)?;
+    let summary = write_contents(b, staged.path())?;
+    Ok((staged, summary))
 }
 
-impl StagedDatabase {
-    /// Where the database is being written.
-    pub fn path(&self) -> &Path {
-        &self.tmp
-    }
-
-    /// Moves the database into place, replacing an older one.
-    pub fn commit(mut self) -> io::Result<Summary> {
-        let dir = self.target.clone();
-        if dir.exists() {
-            let mut old = dir.clone().into_os_string();
-            old.push(format!(".old-{}", std::process::id()));
-            let old = PathBuf::from(old);
-            std::fs::rename(&dir, &old)?;
-            std::fs::rename(&self.tmp, &dir)?;
-            std::fs::remove_dir_all(&old)?;
-        } else {
-            std::fs::rename(&self.tmp, &dir)?;
-        }
-        self.committed = true;
-        Ok(std::mem::take(&mut self.summary))
-    }
-}
-
-impl Drop for StagedDatabase {
-    fn drop(&mut self) {
-        if !self.committed {
-            let _ = std::fs::remove_dir_all(&self.tmp);
-        }
-    }
-}
-
-/// Writes the facts into a staged database for `dir`.
-pub fn stage_database(b: &FactsBuilder, dir: &Path) -> io::Result<StagedDatabase> {
-    let parent = dir
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(parent)?;
-    let file_name = dir
-        .file_name()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "database path has no name"))?;
-    let tmp: PathBuf = parent.join(format!(
-        ".{}.tmp-{}",
-        file_name.to_string_lossy(),
-        std::process::id()
-    ));
-    if tmp.exists() {
-        std::fs::remove_dir_all(&tmp)?;
-    }
-    std::fs::create_dir(&tmp)?;
-    let mut staged = StagedDatabase {
-        tmp,
-        target: dir.to_path_buf(),
-        committed: false,
-        summary: Summary::default(),
-    };
-    staged.summary = write_contents(b, staged.path())?;
-    Ok(staged)
-}
-
-/// Writes the database to `dir` (replacing an existing one only once the
-/// new one is complete).
-pub fn write_database(b: &FactsBuilder, dir: &Path) -> io::Result<Summary> {
-    stage_database(b, dir)?.commit()
+/// Writes the database to `dir` with its manifest (replacing an existing
+/// database only once the new one is complete).
+pub fn write_database(
+    b: &FactsBuilder,
+    dir: &Path,
+    manifest: &ManifestBuilder,
+) -> io::Result<Summary> {
+    let (staged, summary) = stage_database(b, dir)?;
+    staged.commit(manifest)?;
+    Ok(summary)
 }
 
 fn write_contents(b: &FactsBuilder, dir: &Path) -> io::Result<Summary> {
@@ -289,7 +232,6 @@ pub fn schema_matches_enum() -> bool {
             *r as usize == k && RELATIONS[k].name.to_lowercase() == enum_name
         })
 }
-
 
 /// The readable name of element `id` of `domain` (as its map file has it).
 pub fn element_name(b: &FactsBuilder, domain: &str, id: u32) -> String {

@@ -1,0 +1,360 @@
+//! A query session over an open database: what the shell (`refract repl`)
+//! and batch scripts (`refract run SCRIPT --db DB`) share.
+//!
+//! The session's program is the database's schema followed by every
+//! declaration and rule the user has added. Each new piece of text is
+//! parsed, checked together with everything before it, and solved
+//! incrementally: relations that no new rule reaches keep their contents,
+//! and only the strata holding a relation the new rules reach re-run.
+//! Queries (`vP(v, h)?`) are answered and then forgotten; their answers
+//! come back as [`Answer`]s. A statement that fails (a syntax error, an
+//! unknown relation, a cancelled evaluation) leaves the session as it was.
+
+pub mod answer;
+
+use crate::database::{Database, DatabaseError};
+use crate::datalog::ast::Statement;
+use crate::datalog::error::Error;
+use crate::datalog::parser::{parse_file, parse_str_at, ParsedProgram};
+use crate::datalog::program::{Literal, Program, RelId};
+use crate::datalog::resolve::{resolve_with_maps, MapCache};
+pub use answer::Answer;
+use std::collections::HashSet;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Why a statement failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    /// The text or the program is wrong (with its location).
+    #[error("{0}")]
+    Datalog(#[from] Error),
+    /// A stored relation could not be read.
+    #[error("{0}")]
+    Database(#[from] DatabaseError),
+}
+
+/// What a statement produced.
+#[derive(Debug)]
+pub enum Output {
+    /// The answer to a query.
+    Answer(Answer),
+    /// A `printsize` relation's count.
+    Size {
+        /// The relation.
+        relation: String,
+        /// Its tuple count.
+        count: num_bigint::BigUint,
+    },
+    /// A `printtuples` relation, as an answer with every row.
+    Tuples(Answer),
+}
+
+/// An interactive or batch session.
+pub struct Session {
+    /// The database, holding the engine with all relations.
+    pub db: Database,
+    /// The schema's statements.
+    base: ParsedProgram,
+    /// Declarations and rules the user added, in order.
+    added: Vec<Statement>,
+    maps: MapCache,
+    /// Set by Ctrl-C to stop a running evaluation.
+    pub cancel: Arc<AtomicBool>,
+}
+
+impl Session {
+    /// A session over `db`.
+    pub fn new(db: Database) -> Result<Session, SessionError> {
+        let base = match db.schema_path() {
+            Some(p) => parse_file(&p)?,
+            None => ParsedProgram {
+                base_dir: db.dir.clone(),
+                ..ParsedProgram::default()
+            },
+        };
+        let mut maps = MapCache::new();
+        for d in &db.solver.prog.domains {
+            if let (Some(f), Some(m)) = (&d.map_file, &d.names) {
+                maps.insert(f.clone(), m.clone());
+            }
+        }
+        let cancel = Arc::new(AtomicBool::new(false));
+        let mut s = Session {
+            db,
+            base,
+            added: Vec::new(),
+            maps,
+            cancel,
+        };
+        s.db.solver.cancel = Some(s.cancel.clone());
+        Ok(s)
+    }
+
+    /// The rules added so far, as text.
+    pub fn added_rules(&self) -> Vec<String> {
+        let prog = &self.db.solver.prog;
+        let query_rules: HashSet<usize> = prog.queries.iter().map(|q| q.rule).collect();
+        prog.rules
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| !query_rules.contains(k))
+            .map(|(_, r)| r.text.clone())
+            .collect()
+    }
+
+    /// Runs program text typed or read by the user. `name` and
+    /// `first_line` place it for error messages.
+    pub fn execute_text(
+        &mut self,
+        text: &str,
+        name: &str,
+        first_line: u32,
+        limit: usize,
+    ) -> Result<Vec<Output>, SessionError> {
+        let dir = std::env::current_dir().unwrap_or_default();
+        let parsed = parse_str_at(text, name, &dir, first_line)?;
+        self.execute(parsed.statements, limit)
+    }
+
+    /// Runs a script file statement by statement, as if typed.
+    pub fn execute_file(
+        &mut self,
+        path: &Path,
+        limit: usize,
+        each: &mut dyn FnMut(Output) -> std::io::Result<()>,
+    ) -> Result<(), SessionError> {
+        let parsed = parse_file(path)?;
+        // Consecutive declarations and rules run together; each query runs
+        // (and prints) in its place.
+        let mut pending: Vec<Statement> = Vec::new();
+        for stmt in parsed.statements {
+            let is_query = matches!(stmt, Statement::Query { .. });
+            pending.push(stmt);
+            if is_query {
+                for o in self.execute(std::mem::take(&mut pending), limit)? {
+                    each(o).map_err(|e| Error::io(path, &e))?;
+                }
+            }
+        }
+        for o in self.execute(pending, limit)? {
+            each(o).map_err(|e| Error::io(path, &e))?;
+        }
+        Ok(())
+    }
+
+    /// Adds statements, solves what they affect and answers their queries.
+    pub fn execute(
+        &mut self,
+        stmts: Vec<Statement>,
+        limit: usize,
+    ) -> Result<Vec<Output>, SessionError> {
+        if stmts.is_empty() {
+            return Ok(Vec::new());
+        }
+        let stmts = self.declare_implicitly(stmts);
+        let kept: Vec<Statement> = stmts
+            .iter()
+            .filter(|s| !matches!(s, Statement::Query { .. }))
+            .cloned()
+            .collect();
+        let mut all = self.base.clone();
+        all.statements.extend(self.added.iter().cloned());
+        all.statements.extend(stmts.iter().cloned());
+        let prog = resolve_with_maps(&all, &mut self.maps)?;
+        let first_new = self.db.solver.prog.rules.len() - self.query_rules();
+        let affected = affected_relations(&prog, first_new);
+        let names: HashSet<String> = affected
+            .iter()
+            .map(|&r| prog.relations[r].name.clone())
+            .collect();
+        let printing: Vec<RelId> = (0..prog.relations.len())
+            .filter(|&r| {
+                let o = &prog.relations[r].options;
+                (o.print_size || o.print_tuples) && affected.contains(&r)
+            })
+            .collect();
+        let queries = prog.queries.clone();
+        let previous = self.db.replace_program(prog, &|n| names.contains(n))?;
+        self.cancel.store(false, Ordering::Relaxed);
+        match self.solve_affected(&affected) {
+            Ok(()) => {}
+            Err(e) => {
+                self.db.restore(previous);
+                return Err(e);
+            }
+        }
+        self.added.extend(kept);
+        let mut out = Vec::new();
+        for r in printing {
+            let rel = &self.db.solver.prog.relations[r];
+            if rel.options.print_size {
+                out.push(Output::Size {
+                    relation: rel.name.clone(),
+                    count: self.db.solver.count(r),
+                });
+            }
+            if rel.options.print_tuples {
+                out.push(Output::Tuples(Answer::of_relation(
+                    &self.db.solver,
+                    r,
+                    rel.name.clone(),
+                    usize::MAX,
+                )));
+            }
+        }
+        for q in &queries {
+            out.push(Output::Answer(Answer::of_relation(
+                &self.db.solver,
+                q.rel,
+                format!("{}?", q.text),
+                limit,
+            )));
+        }
+        Ok(out)
+    }
+
+    /// A rule whose head relation nobody declared declares it, as Soufflé's
+    /// shell users expect: one attribute per head variable, in the domain
+    /// the body gives it. (Heads with constants still need a declaration.)
+    fn declare_implicitly(&self, stmts: Vec<Statement>) -> Vec<Statement> {
+        let prog = &self.db.solver.prog;
+        // Relation name -> attribute domain names, as known so far.
+        let mut known: std::collections::HashMap<String, Vec<String>> = prog
+            .relations
+            .iter()
+            .map(|r| {
+                let doms = r
+                    .attrs
+                    .iter()
+                    .map(|a| prog.domains[a.domain].name.clone())
+                    .collect();
+                (r.name.clone(), doms)
+            })
+            .collect();
+        for s in &stmts {
+            if let Statement::Relation { name, attrs, .. } = s {
+                let doms = attrs
+                    .iter()
+                    .map(|a| {
+                        a.ty.trim_end_matches(|c: char| c.is_ascii_digit())
+                            .to_string()
+                    })
+                    .collect();
+                known.insert(name.clone(), doms);
+            }
+        }
+        let mut out = Vec::with_capacity(stmts.len());
+        for s in stmts {
+            if let Statement::Rule(rule) = &s {
+                if !known.contains_key(&rule.head.relation) {
+                    if let Some(decl) = infer_declaration(rule, &known) {
+                        if let Statement::Relation { name, attrs, .. } = &decl {
+                            known
+                                .insert(name.clone(), attrs.iter().map(|a| a.ty.clone()).collect());
+                        }
+                        out.push(decl);
+                    }
+                }
+            }
+            out.push(s);
+        }
+        out
+    }
+
+    /// Rules of the current program that answer queries (always last).
+    fn query_rules(&self) -> usize {
+        self.db.solver.prog.queries.len()
+    }
+
+    fn solve_affected(&mut self, affected: &HashSet<RelId>) -> Result<(), SessionError> {
+        // Stored relations the affected rules read (or extend) are loaded.
+        let prog = &self.db.solver.prog;
+        let mut needed: Vec<RelId> = affected.iter().copied().collect();
+        for rule in &prog.rules {
+            if !affected.contains(&rule.head.rel) {
+                continue;
+            }
+            for lit in &rule.body {
+                if let Literal::Pos(a) | Literal::Neg(a) = lit {
+                    needed.push(a.rel);
+                }
+            }
+        }
+        needed.sort_unstable();
+        needed.dedup();
+        for rel in needed {
+            self.db.ensure_loaded(rel)?;
+        }
+        self.db.solver.solve_only(&|r| affected.contains(&r))?;
+        Ok(())
+    }
+}
+
+/// The declaration a rule implies for its head: each head argument must
+/// be a distinct variable whose domain a body atom tells.
+fn infer_declaration(
+    rule: &crate::datalog::ast::RuleAst,
+    known: &std::collections::HashMap<String, Vec<String>>,
+) -> Option<Statement> {
+    use crate::datalog::ast::{AttrAst, LiteralAst, TermAst};
+    let mut domain_of: std::collections::HashMap<&str, &str> = Default::default();
+    for lit in &rule.body {
+        if let LiteralAst::Atom { atom, .. } = lit {
+            let doms = known.get(&atom.relation)?;
+            for (arg, d) in atom.args.iter().zip(doms) {
+                if let TermAst::Var(v) = &arg.term {
+                    domain_of.entry(v.as_str()).or_insert(d.as_str());
+                }
+            }
+        }
+    }
+    let mut attrs: Vec<AttrAst> = Vec::new();
+    for arg in &rule.head.args {
+        let TermAst::Var(v) = &arg.term else {
+            return None;
+        };
+        if attrs.iter().any(|a| &a.name == v) {
+            return None;
+        }
+        attrs.push(AttrAst {
+            name: v.clone(),
+            ty: domain_of.get(v.as_str())?.to_string(),
+            loc: arg.loc.clone(),
+        });
+    }
+    Some(Statement::Relation {
+        name: rule.head.relation.clone(),
+        attrs,
+        options: Vec::new(),
+        loc: rule.loc.clone(),
+    })
+}
+
+/// The relations that rules from `first_new` on define, and everything
+/// that depends on them.
+fn affected_relations(prog: &Program, first_new: usize) -> HashSet<RelId> {
+    let mut affected: HashSet<RelId> = prog.rules[first_new.min(prog.rules.len())..]
+        .iter()
+        .map(|r| r.head.rel)
+        .collect();
+    for q in &prog.queries {
+        affected.insert(q.rel);
+    }
+    loop {
+        let before = affected.len();
+        for r in &prog.rules {
+            let reads_affected = r.body.iter().any(|l| match l {
+                Literal::Pos(a) | Literal::Neg(a) => affected.contains(&a.rel),
+                Literal::Cmp { .. } => false,
+            });
+            if reads_affected {
+                affected.insert(r.head.rel);
+            }
+        }
+        if affected.len() == before {
+            return affected;
+        }
+    }
+}

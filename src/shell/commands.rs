@@ -1,0 +1,212 @@
+//! The shell's dot-commands. Other lines starting with `.` (`.include`,
+//! `.bddvarorder`) are Datalog directives and go to the session.
+
+use super::complete::COMMANDS;
+use super::Shell;
+use crate::export::relation::{write_relation, Format};
+use std::io::Write;
+use std::path::PathBuf;
+use tabled::builder::Builder;
+use tabled::settings::Style;
+
+/// A parsed command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    Help,
+    Relations,
+    Schema(String),
+    Count(String),
+    Rules,
+    Load(PathBuf),
+    Save(String, Option<PathBuf>),
+    Export(String, PathBuf, Option<String>),
+    Limit(String),
+    Timing(String),
+    Quit,
+    /// A known command with wrong arguments: its usage.
+    Usage(&'static str),
+}
+
+/// The command on this line, if it is one.
+pub fn parse(line: &str) -> Option<Command> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let usage = |name: &str| {
+        COMMANDS
+            .iter()
+            .find(|(c, _)| c.split(' ').next() == Some(name))
+            .map_or("", |(c, _)| *c)
+    };
+    let arg = |k: usize| words.get(k).map(|s| s.to_string());
+    let cmd = match (words[0], words.len()) {
+        (".help", 1) => Command::Help,
+        (".relations", 1) => Command::Relations,
+        (".schema", 2) => Command::Schema(arg(1)?),
+        (".count", 2) => Command::Count(arg(1)?),
+        (".rules", 1) => Command::Rules,
+        (".load", 2) => Command::Load(PathBuf::from(arg(1)?)),
+        (".save", 2 | 3) => Command::Save(arg(1)?, arg(2).map(PathBuf::from)),
+        (".export", 3) => Command::Export(arg(1)?, PathBuf::from(arg(2)?), None),
+        (".export", 5) if words[3] == "--format" => {
+            Command::Export(arg(1)?, PathBuf::from(arg(2)?), arg(4))
+        }
+        (".limit", 2) => Command::Limit(arg(1)?),
+        (".timing", 2) => Command::Timing(arg(1)?),
+        (".quit" | ".exit", 1) => Command::Quit,
+        (
+            c @ (".help" | ".relations" | ".schema" | ".count" | ".rules" | ".load" | ".save"
+            | ".export" | ".limit" | ".timing" | ".quit" | ".exit"),
+            _,
+        ) => Command::Usage(usage(c)),
+        _ => return None,
+    };
+    Some(cmd)
+}
+
+impl Shell {
+    /// Runs a command; an `Err` is the message to print.
+    pub(super) fn command(&mut self, cmd: Command, out: &mut dyn Write) -> Result<(), String> {
+        let io = |e: std::io::Error| e.to_string();
+        match cmd {
+            Command::Help => {
+                writeln!(out, "Datalog: declarations `R (x:V, y:H)`, rules `R(x, y) :- vP(x, y).`, queries `vP(x, \"new Foo\")?`").map_err(io)?;
+                for (c, doc) in COMMANDS {
+                    writeln!(out, "  {c:<42} {doc}").map_err(io)?;
+                }
+            }
+            Command::Relations => {
+                let solver = &self.session.db.solver;
+                let mut b = Builder::default();
+                b.push_record(["relation", "attributes", "tuples"]);
+                for (k, r) in solver.prog.relations.iter().enumerate() {
+                    if r.name.contains('@') {
+                        continue;
+                    }
+                    let count = if self.session.db.is_loaded(k) {
+                        solver.count(k).to_string()
+                    } else {
+                        "-".to_string()
+                    };
+                    b.push_record([r.name.clone(), attributes(solver, k), count]);
+                }
+                let mut t = b.build();
+                t.with(Style::psql());
+                for line in t.to_string().lines() {
+                    writeln!(out, "{}", line.trim_end()).map_err(io)?;
+                }
+                writeln!(out, "(- : stored, not loaded yet; .count R loads it)").map_err(io)?;
+            }
+            Command::Schema(name) => {
+                let rel = self.relation(&name)?;
+                let solver = &self.session.db.solver;
+                writeln!(out, "{name} ({})", attributes(solver, rel)).map_err(io)?;
+                let rules: Vec<&str> = solver
+                    .prog
+                    .rules
+                    .iter()
+                    .filter(|r| r.head.rel == rel)
+                    .map(|r| r.text.as_str())
+                    .collect();
+                if let Some(file) = self.session.db.stored_file_of(rel) {
+                    writeln!(out, "  stored in {file}").map_err(io)?;
+                }
+                for r in rules {
+                    writeln!(out, "  {r}").map_err(io)?;
+                }
+            }
+            Command::Count(name) => {
+                let rel = self.relation(&name)?;
+                let n = self.session.db.solver.count(rel);
+                writeln!(out, "{name}: {n} tuples").map_err(io)?;
+            }
+            Command::Rules => {
+                let rules = self.session.added_rules();
+                if rules.is_empty() {
+                    writeln!(out, "(no rules added in this session)").map_err(io)?;
+                }
+                for r in rules {
+                    writeln!(out, "{r}").map_err(io)?;
+                }
+            }
+            Command::Load(path) => {
+                let limit = self.limit;
+                let mut each = |o: crate::session::Output| super::render(&o, out);
+                self.session
+                    .execute_file(&path, limit, &mut each)
+                    .map_err(|e| e.to_string())?;
+            }
+            Command::Save(name, file) => {
+                let rel = self.relation(&name)?;
+                match file {
+                    Some(f) => {
+                        self.session
+                            .db
+                            .solver
+                            .write_tuples_file(rel, &f)
+                            .map_err(|e| e.to_string())?;
+                        writeln!(out, "wrote {}", f.display()).map_err(io)?;
+                    }
+                    None => {
+                        let path = self.session.db.store(rel).map_err(|e| e.to_string())?;
+                        writeln!(out, "stored {name} in {}", path.display()).map_err(io)?;
+                    }
+                }
+            }
+            Command::Export(name, file, format) => {
+                let format: Format = match format {
+                    Some(f) => f.parse()?,
+                    None => match file.extension().and_then(|e| e.to_str()) {
+                        Some("csv") => Format::Csv,
+                        Some("json") => Format::Json,
+                        _ => Format::Tsv,
+                    },
+                };
+                let rel = self.relation(&name)?;
+                let f =
+                    std::fs::File::create(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+                let mut w = std::io::BufWriter::new(f);
+                let n = write_relation(&self.session.db.solver, rel, format, &mut w)
+                    .and_then(|n| w.flush().map(|_| n))
+                    .map_err(|e| format!("{}: {e}", file.display()))?;
+                writeln!(out, "wrote {n} tuples to {}", file.display()).map_err(io)?;
+            }
+            Command::Limit(n) => {
+                let n: usize = n
+                    .parse()
+                    .map_err(|_| format!(".limit {n}: expected a number of rows (0: all)"))?;
+                self.limit = if n == 0 { usize::MAX } else { n };
+            }
+            Command::Timing(v) => match v.as_str() {
+                "on" => self.timing = true,
+                "off" => self.timing = false,
+                _ => return Err(format!(".timing {v}: expected on or off")),
+            },
+            Command::Quit => self.quit = true,
+            Command::Usage(u) => return Err(format!("usage: {u}")),
+        }
+        Ok(())
+    }
+
+    /// A relation by name, loaded.
+    fn relation(&mut self, name: &str) -> Result<usize, String> {
+        if !self.session.db.has(name) {
+            return Err(format!("unknown relation {name} (.relations lists them)"));
+        }
+        self.session.db.load(name).map_err(|e| e.to_string())
+    }
+}
+
+/// `v:V0, h:H0`.
+fn attributes(solver: &crate::datalog::solver::Solver, rel: usize) -> String {
+    solver.prog.relations[rel]
+        .attrs
+        .iter()
+        .map(|a| {
+            format!(
+                "{}:{}",
+                a.name,
+                solver.prog.instance_name(a.domain, a.instance)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}

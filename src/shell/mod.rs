@@ -1,0 +1,187 @@
+//! `refract repl`: the interactive shell over a database.
+//!
+//! Typed at a terminal, input goes through rustyline (history file, tab
+//! completion, multi-line statements); piped in, it is read line by line
+//! with the same statement boundaries and prints the same output, which
+//! is how the tests drive it. Each statement is either a shell command
+//! (`.count vP`, see [`complete::COMMANDS`]) or Datalog for the
+//! [`Session`]: declarations, rules and queries. An error is printed with
+//! its position and the shell goes on; Ctrl-C cancels a running
+//! evaluation, Ctrl-D leaves.
+
+mod commands;
+pub mod complete;
+pub mod input;
+
+use crate::session::{Output, Session};
+use complete::ShellHelper;
+use rustyline::error::ReadlineError;
+use rustyline::history::FileHistory;
+use rustyline::Editor;
+use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+
+/// Rows shown per answer unless `.limit` says otherwise.
+pub const DEFAULT_LIMIT: usize = 20;
+
+/// The shell's settings and state.
+pub struct Shell {
+    /// The session.
+    pub session: Session,
+    /// Rows shown per answer (`usize::MAX`: all).
+    pub limit: usize,
+    /// Print each statement's time.
+    pub timing: bool,
+    /// Where input lines are counted from, for error positions.
+    source: String,
+    /// Lines read so far.
+    line: u32,
+    /// Whether any statement failed.
+    pub failed: bool,
+    quit: bool,
+}
+
+impl Shell {
+    /// A shell over a session.
+    pub fn new(session: Session) -> Shell {
+        Shell {
+            session,
+            limit: DEFAULT_LIMIT,
+            timing: false,
+            source: "<stdin>".into(),
+            line: 0,
+            failed: false,
+            quit: false,
+        }
+    }
+
+    /// Reads statements from a pipe until end of input or `.quit`.
+    pub fn run_piped(&mut self, input: impl BufRead, out: &mut dyn Write) -> io::Result<()> {
+        let mut buf = String::new();
+        let mut first = 1;
+        for line in input.lines() {
+            let line = line?;
+            self.line += 1;
+            if buf.is_empty() {
+                first = self.line;
+            }
+            buf.push_str(&line);
+            buf.push('\n');
+            if input::is_complete(&buf) {
+                let text = std::mem::take(&mut buf);
+                self.statement(&text, first, out)?;
+                if self.quit {
+                    return Ok(());
+                }
+            }
+        }
+        if !buf.trim().is_empty() {
+            self.statement(&buf, first, out)?;
+        }
+        Ok(())
+    }
+
+    /// The interactive loop.
+    pub fn run_interactive(&mut self, history: Option<PathBuf>) -> anyhow::Result<()> {
+        self.source = "<input>".into();
+        let mut ed: Editor<ShellHelper, FileHistory> = Editor::new()?;
+        let mut helper = ShellHelper::default();
+        helper.update(&self.session.db.solver);
+        ed.set_helper(Some(helper));
+        if let Some(h) = &history {
+            let _ = ed.load_history(h);
+        }
+        let out = io::stdout();
+        println!(
+            "refract {} shell; .help for commands, Ctrl-D to leave",
+            env!("CARGO_PKG_VERSION")
+        );
+        loop {
+            match ed.readline("refract> ") {
+                Ok(text) => {
+                    if text.trim().is_empty() {
+                        continue;
+                    }
+                    let _ = ed.add_history_entry(text.as_str());
+                    let first = self.line + 1;
+                    self.line += text.lines().count().max(1) as u32;
+                    self.statement(&text, first, &mut out.lock())?;
+                    if let Some(h) = ed.helper_mut() {
+                        h.update(&self.session.db.solver);
+                    }
+                    if self.quit {
+                        break;
+                    }
+                }
+                Err(ReadlineError::Interrupted) => continue,
+                Err(ReadlineError::Eof) => break,
+                Err(e) => return Err(e.into()),
+            }
+        }
+        if let Some(h) = &history {
+            if let Some(dir) = h.parent() {
+                let _ = std::fs::create_dir_all(dir);
+            }
+            let _ = ed.save_history(h);
+        }
+        Ok(())
+    }
+
+    /// Runs one statement (a command or Datalog) and prints its output;
+    /// errors go to stderr and the shell goes on.
+    fn statement(&mut self, text: &str, first_line: u32, out: &mut dyn Write) -> io::Result<()> {
+        let trimmed = text.trim();
+        if trimmed.is_empty() {
+            return Ok(());
+        }
+        let start = std::time::Instant::now();
+        let result = if let Some(cmd) = commands::parse(trimmed) {
+            self.command(cmd, out)
+        } else {
+            self.session.cancel.store(false, Ordering::Relaxed);
+            match self
+                .session
+                .execute_text(text, &self.source, first_line, self.limit)
+            {
+                Ok(outputs) => {
+                    for o in outputs {
+                        render(&o, out)?;
+                    }
+                    Ok(())
+                }
+                Err(e) => Err(e.to_string()),
+            }
+        };
+        if let Err(msg) = result {
+            self.failed = true;
+            out.flush()?;
+            eprintln!("error: {msg}");
+        }
+        if self.timing {
+            writeln!(out, "time: {:.3}s", start.elapsed().as_secs_f64())?;
+        }
+        out.flush()
+    }
+}
+
+/// Prints one output of a statement.
+pub fn render(o: &Output, out: &mut dyn Write) -> io::Result<()> {
+    match o {
+        Output::Answer(a) => a.render(out),
+        Output::Size { relation, count } => writeln!(out, "{relation}: {count} tuples"),
+        Output::Tuples(a) => {
+            writeln!(out, "{}:", a.title)?;
+            a.render(out)
+        }
+    }
+}
+
+/// The default history file: `$REFRACT_HISTORY`, else
+/// `~/.refract_history`.
+pub fn history_file() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("REFRACT_HISTORY") {
+        return Some(PathBuf::from(p));
+    }
+    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".refract_history"))
+}
