@@ -3,7 +3,8 @@
 #   - a JDK with jmods (JAVA_HOME, or `java` on PATH), else Debian's
 #     openjdk-17-jdk-headless;
 #   - Debian's jython 2.7.3 jar (real-world class files with the CLDC
-#     StackMap attribute).
+#     StackMap attribute);
+#   - Graphviz (`dot`), which renders the exported call graph in a test.
 set -euo pipefail
 packages=()
 home=${JAVA_HOME:-}
@@ -15,6 +16,9 @@ if [ -z "$home" ] || [ ! -f "$home/jmods/java.base.jmod" ]; then
 fi
 if [ ! -f /usr/share/java/jython-2.7.3.jar ]; then
     packages+=(jython)
+fi
+if ! command -v dot >/dev/null 2>&1; then
+    packages+=(graphviz)
 fi
 if [ ${#packages[@]} -eq 0 ]; then
     exit 0

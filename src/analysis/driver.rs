@@ -38,7 +38,7 @@ pub enum AnalysisError {
     #[error("cannot write the database: {0}")]
     Io(#[from] std::io::Error),
     /// The Datalog program failed (a bug in the rules, or damaged input).
-    #[error("{0}")]
+    #[error(transparent)]
     Datalog(#[from] crate::datalog::error::Error),
     /// A `--main` class has no `public static void main(String[])`.
     #[error("--main {0}: the class path has no method <{0}: void main(java.lang.String[])>")]

@@ -1,7 +1,7 @@
 //! `refract analyze`, `refract report`, `refract export`.
 
 use super::progress::ProgressLine;
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use refract::analysis::driver::{analyze, AnalysisOptions};
 use refract::analysis::{export, report, results, Variant};
 use refract::classpath::jdk::{jmods, JdkChoice};
@@ -88,7 +88,8 @@ pub fn run_analyze(a: AnalyzeArgs) -> Result<()> {
 }
 
 fn open(db: &Path) -> Result<Database> {
-    Database::open(db).with_context(|| format!("cannot open the database {}", db.display()))
+    // Every database error names the file at fault.
+    Ok(Database::open(db)?)
 }
 
 /// `refract report DB`.

@@ -85,7 +85,7 @@ pub enum DatabaseError {
         source: std::io::Error,
     },
     /// The schema or a relation file is damaged.
-    #[error("{0}")]
+    #[error(transparent)]
     Damaged(#[from] crate::datalog::error::Error),
 }
 

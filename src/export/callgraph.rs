@@ -40,10 +40,10 @@ pub enum CallGraphError {
     #[error("the database has no call graph (relation {0}): run `refract analyze` to make one")]
     NotAnalysed(&'static str),
     /// Deriving the edges failed.
-    #[error("{0}")]
+    #[error(transparent)]
     Session(#[from] SessionError),
     /// Writing failed.
-    #[error("{0}")]
+    #[error(transparent)]
     Io(#[from] io::Error),
 }
 

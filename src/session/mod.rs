@@ -28,10 +28,10 @@ use std::sync::Arc;
 #[derive(Debug, thiserror::Error)]
 pub enum SessionError {
     /// The text or the program is wrong (with its location).
-    #[error("{0}")]
+    #[error(transparent)]
     Datalog(#[from] Error),
     /// A stored relation could not be read.
-    #[error("{0}")]
+    #[error(transparent)]
     Database(#[from] DatabaseError),
 }
 

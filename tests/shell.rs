@@ -1,0 +1,432 @@
+//! The database and its shell: the shell driven through piped stdin,
+//! batch scripts, the shipped query scripts, exports, database round trips
+//! and damaged databases. Expected outputs are exact; the longer ones are
+//! in `tests/expected/shell/`.
+
+use refract::database::{Database, DatabaseError};
+use refract::session::{Output, Session};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+struct Run {
+    stdout: String,
+    stderr: String,
+    code: i32,
+}
+
+fn refract_with_input(args: &[&str], input: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_refract"))
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    Run {
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+        code: out.status.code().unwrap_or(-1),
+    }
+}
+
+fn refract(args: &[&str]) -> Run {
+    refract_with_input(args, "")
+}
+
+fn expected(name: &str) -> String {
+    let p = root().join("tests/expected/shell").join(name);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// Analyses a fixture idiom once per test binary; returns the database.
+fn fixture_db(main: &str) -> PathBuf {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    let dir = DIR.get_or_init(|| tempfile::tempdir().unwrap());
+    let db = dir.path().join(format!("{main}.db"));
+    if !db.exists() {
+        let classes = root().join("fixtures/classes/reflection");
+        let r = refract(&[
+            "analyze",
+            &classes.display().to_string(),
+            "--main",
+            main,
+            "--jdk",
+            "none",
+            "-q",
+            "-o",
+            &db.display().to_string(),
+        ]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+    }
+    db
+}
+
+/// A private copy of a fixture database, to damage or extend.
+fn copy_db(main: &str, to: &Path) -> PathBuf {
+    let from = fixture_db(main);
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(&from).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
+    to.to_path_buf()
+}
+
+const SHELL_INPUT: &str = r#".count vP
+IEr(i, m)?
+# A rule over a new relation declares it from its body.
+reflective(m) :- IEr(_, m).
+.schema reflective
+plain(m) :- reach(m),
+    !reflective(m).
+plain(m)?
+IEr(i, "<r.Upper: void <init>()>")?
+reach("<r.Upper: void <init>()>")?
+reach("<r.Upper: void <nothere>()>")?
+nosuch(x)?
+.limit 1
+reflective(m)?
+.limit 0
+.rules
+.count plain
+.quit
+reach(m)?
+"#;
+
+#[test]
+fn shell_answers_piped_input_exactly() {
+    let db = fixture_db("Invoke");
+    let r = refract_with_input(&["repl", &db.display().to_string()], SHELL_INPUT);
+    assert_eq!(r.stdout, expected("invoke-session.txt"));
+    assert_eq!(
+        r.stderr,
+        "error: <stdin>:11:7: \"<r.Upper: void <nothere>()>\" is not in the map of domain M\n\
+         error: <stdin>:12:1: unknown relation nosuch\n"
+    );
+    // Errors do not stop the shell, but a piped session reports them.
+    assert_eq!(r.code, 1);
+}
+
+#[test]
+fn shell_commands_report_their_usage_and_bad_arguments() {
+    let db = fixture_db("Invoke");
+    let r = refract_with_input(
+        &["repl", &db.display().to_string()],
+        ".count\n.limit many\n.timing maybe\n.schema nosuch\n.help\n",
+    );
+    assert_eq!(
+        r.stderr,
+        "error: usage: .count R\n\
+         error: .limit many: expected a number of rows (0: all)\n\
+         error: .timing maybe: expected on or off\n\
+         error: unknown relation nosuch (.relations lists them)\n"
+    );
+    assert!(r.stdout.contains(".export R FILE [--format tsv|csv|json]"));
+}
+
+#[test]
+fn shell_without_a_database_starts_empty() {
+    let r = refract_with_input(
+        &["repl"],
+        "N 8\nedge (a:N0, b:N1)\npath (a:N0, b:N1)\nedge(1, 2).\nedge(2, 3).\n\
+         path(a, b) :- edge(a, b).\npath(a, c) :- path(a, b), edge(b, c).\npath(1, x)?\n",
+    );
+    assert_eq!(r.stderr, "");
+    assert_eq!(r.stdout, " x\n---\n 2\n 3\n2 tuples\n");
+}
+
+#[test]
+fn session_re_solves_only_what_new_rules_reach() {
+    let db = Database::open(&fixture_db("Invoke")).unwrap();
+    let mut s = Session::new(db).unwrap();
+    s.execute_text("a(m) :- IEr(_, m).\nb(m) :- reach(m).", "t", 1, 10)
+        .unwrap();
+    assert_eq!(s.db.solver.stats.iterations.len(), 2);
+    // A rule over `a` re-runs its own stratum only; `b` keeps its tuples.
+    let out = s
+        .execute_text("c(m) :- a(m), !b(m).\nc(m)?", "t", 3, 10)
+        .unwrap();
+    assert_eq!(s.db.solver.stats.iterations.len(), 2, "c and the query");
+    match &out[..] {
+        [Output::Answer(a)] => assert_eq!(a.total, 0u32.into()),
+        other => panic!("{other:?}"),
+    }
+    // A failing statement leaves the session as it was.
+    let before = s.added_rules();
+    assert!(s.execute_text("d(m) :- nosuch(m).", "t", 5, 10).is_err());
+    assert!(s.execute_text("e(m) :- a(m", "t", 6, 10).is_err());
+    assert_eq!(s.added_rules(), before);
+    // A cancelled evaluation is an error, and the session is unchanged.
+    s.cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+    let cancelled = s.db.solver.solve();
+    assert!(cancelled.unwrap_err().to_string().contains("cancelled"));
+}
+
+#[test]
+fn batch_scripts_print_what_the_shell_prints() {
+    let db = fixture_db("SpecInput");
+    let r = refract(&[
+        "run",
+        "queries/unresolved-sites.dl",
+        "--db",
+        &db.display().to_string(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout, expected("specinput-unresolved-sites.txt"));
+    let script = std::fs::read_to_string(root().join("queries/unresolved-sites.dl")).unwrap();
+    let shell = refract_with_input(&["repl", &db.display().to_string()], &script);
+    assert_eq!(shell.stdout, r.stdout);
+
+    let db = fixture_db("Invoke");
+    for (script, file) in [
+        ("queries/reflective-edges.dl", "invoke-reflective-edges.txt"),
+        ("queries/reflection-only.dl", "invoke-reflection-only.txt"),
+    ] {
+        let r = refract(&["run", script, "--db", &db.display().to_string()]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert_eq!(r.stdout, expected(file), "{script}");
+    }
+}
+
+#[test]
+fn batch_scripts_stop_at_the_first_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("bad.dl");
+    std::fs::write(&script, "reach(m)?\nx(m) :- reach(m), y(m).\nreach(m)?\n").unwrap();
+    let db = fixture_db("Invoke");
+    let r = refract(&[
+        "run",
+        &script.display().to_string(),
+        "--db",
+        &db.display().to_string(),
+    ]);
+    assert_eq!(r.code, 1);
+    assert!(r.stdout.ends_with("7 tuples\n"), "{}", r.stdout);
+    assert_eq!(
+        r.stderr,
+        format!("error: {}:2:19: unknown relation y\n", script.display())
+    );
+}
+
+#[test]
+fn relations_export_as_tsv_csv_and_json() {
+    let db = fixture_db("Invoke");
+    let db = db.display().to_string();
+    let tsv = refract(&["export", "relation", "IEr", &db]);
+    assert_eq!(tsv.stdout, expected("invoke-IEr.tsv"));
+    let csv = refract(&["export", "relation", "IEr", &db, "--format", "csv"]);
+    assert_eq!(csv.stdout, expected("invoke-IEr.csv"));
+    let json = refract(&["export", "relation", "IEr", &db, "--format", "json"]);
+    assert_eq!(json.stdout, expected("invoke-IEr.json"));
+    let none = refract(&["export", "relation", "nosuch", &db]);
+    assert_eq!(none.code, 1);
+    assert!(
+        none.stderr.contains("has no relation nosuch"),
+        "{}",
+        none.stderr
+    );
+}
+
+#[test]
+fn call_graph_exports_mark_reflective_edges() {
+    let db = fixture_db("Invoke");
+    let db = db.display().to_string();
+    let tsv = refract(&["export", "callgraph", &db]);
+    assert_eq!(tsv.code, 0, "{}", tsv.stderr);
+    assert_eq!(tsv.stdout, expected("invoke-callgraph.tsv"));
+    let dot = refract(&["export", "callgraph", &db, "--format", "dot"]);
+    assert_eq!(dot.stdout, expected("invoke-callgraph.dot"));
+    // The DOT renders with Graphviz (installed by scripts/install-test-deps.sh).
+    let mut child = Command::new("dot")
+        .arg("-Tsvg")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("Graphviz `dot` (scripts/install-test-deps.sh installs it)");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(dot.stdout.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("<svg"));
+}
+
+#[test]
+fn stored_relations_read_back_equal_and_saved_ones_persist() {
+    let dir = tempfile::tempdir().unwrap();
+    let db_dir = copy_db("Invoke", &dir.path().join("inv.db"));
+    // Every stored relation reads back as the analysis left it: the report
+    // counted from a reopened database equals the one printed at the end
+    // of the analysis.
+    let mut db = Database::open(&db_dir).unwrap();
+    let names: Vec<String> = db
+        .solver
+        .prog
+        .relations
+        .iter()
+        .map(|r| r.name.clone())
+        .collect();
+    for n in &names {
+        db.load(n).unwrap();
+    }
+    assert_eq!(db.tuples("IEr").unwrap().len(), 4);
+    assert_eq!(db.tuples("vP").unwrap().len(), 35);
+
+    // A relation saved from the shell is in the database next time.
+    let r = refract_with_input(
+        &["repl", &db_dir.display().to_string()],
+        "reflective(m) :- IEr(_, m).\n.save reflective\n",
+    );
+    assert_eq!(r.stderr, "");
+    assert_eq!(
+        r.stdout,
+        format!(
+            "stored reflective in {}\n",
+            db_dir.join("reflective.tuples").display()
+        )
+    );
+    let again = refract_with_input(
+        &["repl", &db_dir.display().to_string()],
+        ".count reflective\n",
+    );
+    assert_eq!(again.stderr, "");
+    assert_eq!(again.stdout, "reflective: 4 tuples\n");
+}
+
+fn open_err(dir: &Path) -> DatabaseError {
+    match Database::open(dir) {
+        Ok(_) => panic!("{} opened", dir.display()),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn damaged_databases_are_rejected_with_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = |name: &str| copy_db("Invoke", &dir.path().join(name));
+
+    let truncated = d("truncated");
+    let vp = truncated.join("vP.bdd");
+    let bytes = std::fs::read(&vp).unwrap();
+    std::fs::write(&vp, &bytes[..bytes.len() / 2]).unwrap();
+    assert!(matches!(
+        open_err(&truncated),
+        DatabaseError::Truncated { .. }
+    ));
+    let r = refract(&["report", &truncated.display().to_string()]);
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stderr,
+        format!(
+            "error: {}: {} bytes, but the database recorded {}: the file is truncated or damaged; write the database again\n",
+            vp.display(),
+            bytes.len() / 2,
+            bytes.len()
+        )
+    );
+
+    // Same size, other contents: caught when the relation is read.
+    let flipped = d("flipped");
+    let vp = flipped.join("vP.bdd");
+    let mut bytes = std::fs::read(&vp).unwrap();
+    let last = bytes.len() - 2;
+    bytes[last] = if bytes[last] == b'1' { b'0' } else { b'1' };
+    std::fs::write(&vp, &bytes).unwrap();
+    let mut db = Database::open(&flipped).unwrap();
+    assert!(matches!(db.load("vP"), Err(DatabaseError::Corrupt(_))));
+    assert!(db.load("IEr").is_ok());
+
+    let missing = d("missing");
+    std::fs::remove_file(missing.join("IE.bdd")).unwrap();
+    assert!(matches!(open_err(&missing), DatabaseError::Missing(_)));
+
+    let incomplete = d("incomplete");
+    std::fs::remove_file(incomplete.join("metadata.tsv")).unwrap();
+    assert!(matches!(
+        open_err(&incomplete),
+        DatabaseError::Incomplete(_)
+    ));
+
+    let future = d("future");
+    let m = future.join("metadata.tsv");
+    let text = std::fs::read_to_string(&m).unwrap();
+    std::fs::write(&m, text.replace("refract-db 1", "refract-db 99")).unwrap();
+    let e = open_err(&future);
+    assert!(
+        e.to_string().contains("database format `refract-db 99`"),
+        "{e}"
+    );
+
+    let garbled = d("garbled");
+    let m = garbled.join("metadata.tsv");
+    let text = std::fs::read_to_string(&m).unwrap();
+    std::fs::write(&m, text.replacen("file\tA.bdd\t", "file\tA.bdd\tx", 1)).unwrap();
+    assert!(matches!(
+        open_err(&garbled),
+        DatabaseError::BadManifest { .. }
+    ));
+
+    let schema = d("schema");
+    let s = schema.join("database.dl");
+    let text = std::fs::read_to_string(&s).unwrap();
+    std::fs::write(&s, text.replacen("vP (", "vQ (", 1)).unwrap();
+    assert!(matches!(
+        open_err(&schema),
+        DatabaseError::Corrupt(_) | DatabaseError::Truncated { .. }
+    ));
+
+    assert!(matches!(
+        open_err(dir.path()),
+        DatabaseError::NotADatabase(_)
+    ));
+}
+
+#[test]
+fn a_write_that_fails_leaves_the_old_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = copy_db("Invoke", &dir.path().join("inv.db"));
+    // --main of a class without main fails after the facts are built.
+    let r = refract(&[
+        "analyze",
+        &root()
+            .join("fixtures/classes/reflection")
+            .display()
+            .to_string(),
+        "--main",
+        "r.Upper",
+        "--jdk",
+        "none",
+        "-q",
+        "-o",
+        &db.display().to_string(),
+    ]);
+    assert_eq!(r.code, 1);
+    assert!(Database::open(&db).is_ok());
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(leftovers, vec![std::ffi::OsString::from("inv.db")]);
+}
