@@ -4,7 +4,8 @@
 #     openjdk-17-jdk-headless;
 #   - Debian's jython 2.7.3 jar (real-world class files with the CLDC
 #     StackMap attribute);
-#   - Graphviz (`dot`), which renders the exported call graph in a test.
+#   - Graphviz (`dot`), which renders the exported call graph in a test;
+#   - tmux, in which scripts/smoke-repl.sh types into the shell.
 set -euo pipefail
 packages=()
 home=${JAVA_HOME:-}
@@ -19,6 +20,9 @@ if [ ! -f /usr/share/java/jython-2.7.3.jar ]; then
 fi
 if ! command -v dot >/dev/null 2>&1; then
     packages+=(graphviz)
+fi
+if ! command -v tmux >/dev/null 2>&1; then
+    packages+=(tmux)
 fi
 if [ ${#packages[@]} -eq 0 ]; then
     exit 0

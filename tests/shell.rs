@@ -430,3 +430,20 @@ fn a_write_that_fails_leaves_the_old_database() {
         .collect();
     assert_eq!(leftovers, vec![std::ffi::OsString::from("inv.db")]);
 }
+
+#[test]
+fn the_shell_works_at_a_terminal() {
+    // scripts/smoke-repl.sh types into the shell in tmux and checks the
+    // screen: tables, completion, multi-line rules, errors, Ctrl-C, history.
+    let out = Command::new("bash")
+        .arg(root().join("scripts/smoke-repl.sh"))
+        .env("REFRACT", env!("CARGO_BIN_EXE_refract"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

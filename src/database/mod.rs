@@ -343,16 +343,18 @@ impl Database {
         if self.loaded[rel] {
             return Ok(());
         }
-        let name = self.solver.prog.relations[rel].name.clone();
+        let r = &self.solver.prog.relations[rel];
+        let name = r.name.clone();
+        let declared_by_schema = r
+            .loc
+            .as_ref()
+            .is_some_and(|l| Some(l.file.as_path()) == self.schema_path().as_deref());
         if let Some(file) = self.stored_file(&name) {
             verify(&self.dir, &self.manifest, &file)?;
             let dir = self.dir.clone();
             self.solver.load_input(rel, Some(&dir))?;
-        } else if self.is_scratch() {
-            if self.solver.prog.relations[rel].options.input {
-                self.solver.load_input(rel, None)?;
-            }
-        } else if self.solver.prog.relations[rel].options.input {
+        } else if declared_by_schema && r.options.input {
+            // The schema promises it, the manifest does not list it.
             let path = ["bdd", "tuples"]
                 .iter()
                 .map(|ext| self.dir.join(format!("{name}.{ext}")))
@@ -361,6 +363,14 @@ impl Database {
                 Some(p) => DatabaseError::Unlisted(p),
                 None => DatabaseError::Missing(self.dir.join(format!("{name}.bdd"))),
             });
+        } else if r.options.input || r.options.input_tuples {
+            // Declared in a session or script: read from the working
+            // directory, like `refract run`.
+            let cwd = std::env::current_dir().map_err(|source| DatabaseError::Io {
+                path: PathBuf::from("."),
+                source,
+            })?;
+            self.solver.load_input(rel, Some(&cwd))?;
         }
         self.loaded[rel] = true;
         Ok(())
