@@ -447,3 +447,60 @@ fn the_shell_works_at_a_terminal() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn shell_exports_saves_loads_and_times() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("script.dl"),
+        "twice(m) :- IEr(_, m), reach(m).\ntwice(m)?\n",
+    )
+    .unwrap();
+    let db = fixture_db("Invoke");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_refract"))
+        .args(["repl", &db.display().to_string()])
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(
+            b".export IEr ier.csv\n.export IEr ier.out --format json\n.save IEr ier.tuples\n\
+              .limit 2\n.load script.dl\n.timing on\n.count twice\n.export IEr x --format xml\n",
+        )
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], "wrote 4 tuples to ier.csv");
+    assert_eq!(lines[1], "wrote 4 tuples to ier.out");
+    assert_eq!(lines[2], "wrote ier.tuples");
+    assert_eq!(lines[3], " m");
+    assert_eq!(
+        lines[7],
+        "... 2 more rows (.limit N to show more, .limit 0 for all)"
+    );
+    assert_eq!(lines[8], "4 tuples");
+    // `.timing on` times itself, then every statement.
+    assert!(
+        lines[9].starts_with("time: ") && lines[9].ends_with('s'),
+        "{stdout}"
+    );
+    assert_eq!(lines[10], "twice: 4 tuples");
+    assert!(lines[11].starts_with("time: "), "{stdout}");
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "error: unknown format xml (tsv, csv or json)\n"
+    );
+    let read = |f: &str| std::fs::read_to_string(dir.path().join(f)).unwrap();
+    assert_eq!(read("ier.csv"), expected("invoke-IEr.csv"));
+    assert_eq!(read("ier.out"), expected("invoke-IEr.json"));
+    let tuples = read("ier.tuples");
+    assert_eq!(tuples.lines().count(), 5, "{tuples}");
+    assert!(tuples.starts_with("# I0:"), "{tuples}");
+}
