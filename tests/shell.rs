@@ -504,3 +504,46 @@ fn shell_exports_saves_loads_and_times() {
     assert_eq!(tuples.lines().count(), 5, "{tuples}");
     assert!(tuples.starts_with("# I0:"), "{tuples}");
 }
+
+#[test]
+fn a_database_reads_back_exactly_what_the_analysis_computed() {
+    use refract::analysis::driver::{analyze, AnalysisOptions};
+    use refract::analysis::Variant;
+    use refract::bdd::decode::sorted_tuples;
+    use refract::classpath::ClassPath;
+    use refract::database::manifest::ManifestBuilder;
+
+    let mut cp = ClassPath::default();
+    cp.push_application(root().join("fixtures/classes/reflection"));
+    let facts = refract::facts::generate(&cp, &|_| {});
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("fields.db");
+    let opts = AnalysisOptions {
+        variant: Variant::PointsTo,
+        mains: vec!["Fields".into()],
+        library_roots: false,
+        spec: None,
+    };
+    let (solver, _, _) = analyze(&facts, &opts, &path, ManifestBuilder::new("analyze")).unwrap();
+    let mut db = Database::open(&path).unwrap();
+    let names: Vec<String> = db
+        .solver
+        .prog
+        .relations
+        .iter()
+        .map(|r| r.name.clone())
+        .collect();
+    assert!(names.len() > 60, "{names:?}");
+    let mut compared = 0;
+    for name in &names {
+        let Some(rel) = solver.prog.relation_id(name) else {
+            continue;
+        };
+        let computed = sorted_tuples(&solver.rels[rel], &solver.blocks(rel));
+        assert_eq!(db.tuples(name).unwrap(), computed, "{name}");
+        compared += 1;
+    }
+    assert_eq!(compared, names.len());
+    assert_eq!(db.option("variant"), Some("points-to"));
+    assert_eq!(db.manifest.command, "analyze");
+}
