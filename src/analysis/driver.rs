@@ -115,6 +115,10 @@ pub fn analyze(
     let (staged, summary) = stage_database(b, db)?;
     let dir = staged.path().to_path_buf();
     let mut text = std::fs::read_to_string(dir.join("schema.dl"))?;
+    // An experiment hook for variable orders: REFRACT_VARORDER="V0xV1_H0_..."
+    if let Ok(order) = std::env::var("REFRACT_VARORDER") {
+        let _ = write!(text, "\n.bddvarorder {order}\n");
+    }
     for (name, rules) in opts.variant.rule_files() {
         let _ = write!(text, "\n# ---- {name} ----\n{rules}");
     }
@@ -158,6 +162,7 @@ pub fn analyze(
     }
     let load = start.elapsed();
     if std::env::var_os("REFRACT_TRACE").is_some() {
+        eprintln!("[trace] variable order {}", solver.layout.describe_order());
         eprintln!(
             "[trace] facts loaded into BDDs in {:.3}s",
             load.as_secs_f64()

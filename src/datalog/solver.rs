@@ -318,6 +318,20 @@ impl Solver {
                     Ok((pi, r, t.elapsed()))
                 })
                 .collect::<Result<_>>()?;
+            if tracing() {
+                let mut slow: Vec<&(usize, Bdd, Duration)> = results.iter().collect();
+                slow.sort_by_key(|(_, _, dt)| std::cmp::Reverse(*dt));
+                for (pi, r, dt) in slow.into_iter().take(3) {
+                    if dt.as_millis() >= 200 {
+                        eprintln!(
+                            "[trace]     {:.3}s {}n {}",
+                            dt.as_secs_f64(),
+                            r.size(),
+                            self.prog.rules[plans[*pi].rule].text
+                        );
+                    }
+                }
+            }
             let mut acc: HashMap<RelId, Bdd> = HashMap::new();
             for (pi, r, dt) in results {
                 self.record(&plans[pi], &r, dt);
