@@ -141,12 +141,19 @@ pub fn relation_from_tuples(num_vars: u16, blocks: &[&[BddVariable]], tuples: &[
             }
         }
     }
-    let mut rows: Vec<&[u64]> = keys.chunks_exact(words).collect();
+    let vars: Vec<u16> = order.iter().map(|o| o.0).collect();
+    from_bit_rows(num_vars, &vars, &keys, words)
+}
+
+/// Builds the BDD whose satisfying assignments over `vars` (in level
+/// order) are the rows of `keys`: `words` words per row, bit `k` of a row
+/// (most significant first) the value of `vars[k]`.
+pub fn from_bit_rows(num_vars: u16, vars: &[u16], keys: &[u64], words: usize) -> Bdd {
+    let mut rows: Vec<&[u64]> = keys.chunks_exact(words.max(1)).collect();
     rows.sort_unstable();
     rows.dedup();
     let mut b = NodeBuilder::new(num_vars);
-    let vars: Vec<u16> = order.iter().map(|o| o.0).collect();
-    let root = build_sorted(&mut b, &vars, &rows, 0);
+    let root = build_sorted(&mut b, vars, &rows, 0);
     b.export(root)
 }
 

@@ -5,8 +5,17 @@
 //! BDD is rebuilt in the new order with [`NodeBuilder::ite_var`], which is
 //! correct for any injective map.
 
+use super::decode::{count, for_each_tuple};
+use super::encode::from_bit_rows;
 use super::node_builder::{CollisionError, NodeBuilder};
 use biodivine_lib_bdd::{Bdd, BddPointer, BddVariable};
+use num_bigint::BigUint;
+use std::ops::ControlFlow;
+
+/// Relations up to this many assignments of their support are moved by
+/// enumerating them and building the result bottom-up from sorted rows,
+/// which is much faster than rebuilding node by node in a new order.
+const ENUMERATION_LIMIT: u64 = 1 << 23;
 
 /// Renames variables of `bdd`: each `(from, to)` pair sends `from` to `to`;
 /// other variables stay. The map must be injective on the BDD's support.
@@ -27,9 +36,65 @@ pub fn rename(bdd: &Bdd, pairs: &[(BddVariable, BddVariable)]) -> Result<Bdd, Co
         // The order is preserved, so the node array stays a valid BDD.
         return Ok(Bdd::from_nodes(&nodes).expect("order-preserving rename keeps a valid BDD"));
     }
+    if let Some(b) = rebuild_by_enumeration(bdd, &map, bdd.num_vars())? {
+        return Ok(b);
+    }
     let mut builder = NodeBuilder::new(bdd.num_vars());
     let root = builder.import_mapped(bdd, |v| map[v.to_index()])?;
     Ok(builder.export(root))
+}
+
+/// Moves a BDD with few satisfying assignments (over its support) by
+/// listing them with their bits permuted, then building from sorted rows.
+/// `None` when there are too many.
+fn rebuild_by_enumeration(
+    bdd: &Bdd,
+    map: &[u16],
+    num_vars: u16,
+) -> Result<Option<Bdd>, CollisionError> {
+    let mut in_support = vec![false; bdd.num_vars() as usize];
+    for i in 2..bdd.size() {
+        in_support[bdd.var_of(BddPointer::from_index(i)).to_index()] = true;
+    }
+    let support: Vec<BddVariable> = (0..in_support.len())
+        .filter(|&v| in_support[v])
+        .map(BddVariable::from_index)
+        .collect();
+    if count(bdd, &support) > BigUint::from(ENUMERATION_LIMIT) {
+        return Ok(None);
+    }
+    // The support's new variables in level order, and each old variable's
+    // position among them.
+    let mut targets: Vec<(u16, usize)> = support
+        .iter()
+        .enumerate()
+        .map(|(k, v)| (map[v.to_index()], k))
+        .collect();
+    targets.sort_unstable();
+    if let Some(w) = targets.windows(2).find(|w| w[0].0 == w[1].0) {
+        return Err(CollisionError(w[0].0));
+    }
+    let mut position = vec![0usize; support.len()];
+    for (pos, &(_, k)) in targets.iter().enumerate() {
+        position[k] = pos;
+    }
+    let vars: Vec<u16> = targets.iter().map(|t| t.0).collect();
+    let words = support.len().div_ceil(64).max(1);
+    let blocks: Vec<[BddVariable; 1]> = support.iter().map(|v| [*v]).collect();
+    let block_refs: Vec<&[BddVariable]> = blocks.iter().map(|b| b.as_slice()).collect();
+    let mut keys: Vec<u64> = Vec::new();
+    let _ = for_each_tuple(bdd, &block_refs, |t| {
+        let start = keys.len();
+        keys.resize(start + words, 0);
+        for (k, bit) in t.iter().enumerate() {
+            if *bit == 1 {
+                let p = position[k];
+                keys[start + p / 64] |= 1u64 << (63 - p % 64);
+            }
+        }
+        ControlFlow::Continue(())
+    });
+    Ok(Some(from_bit_rows(num_vars, &vars, &keys, words)))
 }
 
 /// Whether `map` keeps the support variables of `bdd` in the same relative
@@ -71,6 +136,9 @@ pub fn relayout(bdd: &Bdd, map: &[u16], num_vars: u16) -> Result<Bdd, CollisionE
             });
         }
         return Ok(Bdd::from_nodes(&nodes).expect("order-preserving relayout keeps a valid BDD"));
+    }
+    if let Some(b) = rebuild_by_enumeration(bdd, map, num_vars)? {
+        return Ok(b);
     }
     let mut builder = NodeBuilder::new(num_vars);
     let root = builder.import_mapped(bdd, |v| map[v.to_index()])?;

@@ -253,6 +253,7 @@ impl Solver {
         while delta.values().any(|d| !d.is_false()) {
             self.check_cancel()?;
             iterations += 1;
+            let iteration_start = Instant::now();
             // Which (rule, variant) pairs can produce anything.
             let mut jobs: Vec<(usize, usize)> = Vec::new();
             for &pi in &recursive {
@@ -338,6 +339,7 @@ impl Solver {
                 accumulate(&mut acc, plans[pi].head_rel, r);
             }
             // Merge: new = acc − full; old = full; full = full ∪ new.
+            let merge_start = Instant::now();
             let merged: Vec<(RelId, Bdd, Bdd)> = stratum
                 .relations
                 .par_iter()
@@ -370,7 +372,12 @@ impl Solver {
                         )
                     })
                     .collect();
-                eprintln!("[trace] iteration {iterations}: {}", sizes.join(", "));
+                eprintln!(
+                    "[trace] iteration {iterations} ({:.3}s, merge {:.3}s): {}",
+                    iteration_start.elapsed().as_secs_f64(),
+                    merge_start.elapsed().as_secs_f64(),
+                    sizes.join(", ")
+                );
             }
             for (rel, new, next) in merged {
                 let prev = std::mem::replace(&mut self.rels[rel], next);
