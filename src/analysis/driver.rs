@@ -212,7 +212,9 @@ pub fn analyze(
 }
 
 /// `database.dl`: the schema plus every result relation, all declared as
-/// inputs, so a later session can load any of them.
+/// inputs on the domain instances the analysis gave them (the `.bdd`
+/// files number their variables by instance), so a later session can load
+/// any of them.
 fn database_schema(solver: &Solver, program: &str) -> String {
     let mut out = String::new();
     for line in program.lines() {
@@ -230,7 +232,13 @@ fn database_schema(solver: &Solver, program: &str) -> String {
         let attrs: Vec<String> = r
             .attrs
             .iter()
-            .map(|a| format!("{}:{}", a.name, solver.prog.domains[a.domain].name))
+            .map(|a| {
+                format!(
+                    "{}:{}",
+                    a.name,
+                    solver.prog.instance_name(a.domain, a.instance)
+                )
+            })
             .collect();
         let _ = writeln!(out, "{} ({}) input", r.name, attrs.join(", "));
     }
