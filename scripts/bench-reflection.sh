@@ -14,9 +14,11 @@
 #
 #   scripts/bench-reflection.sh [TIMEOUT_SECONDS] [PROGRAM...]
 #   scripts/bench-reflection.sh 300 freetts
+#   REFRACT_BENCH_JDK=none scripts/bench-reflection.sh   # without the JDK
 set -euo pipefail
 cd "$(dirname "$0")/.."
 limit=${1:-300}
+jdk=${REFRACT_BENCH_JDK:-auto}
 shift || true
 programs=("$@")
 [ ${#programs[@]} -gt 0 ] || programs=(jfreechart jedit freetts)
@@ -34,7 +36,7 @@ cargo build --release -q
 bin=$PWD/target/release/refract
 out=${REFRACT_BENCH_DIR:-$(mktemp -d)}
 mkdir -p "$out"
-echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GB; $(java -version 2>&1 | head -1); results in $out"
+echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GB; JDK: $jdk ($(java -version 2>&1 | head -1)); results in $out"
 
 # Class path and roots of each program.
 args_of() {
@@ -68,7 +70,7 @@ for p in "${programs[@]}"; do
     read -r -a a <<< "$(args_of "$p")"
     jars=0; classes=0
     for f in "${a[@]}"; do
-        case $f in *.jar) jars=$((jars + 1)); classes=$((classes + $(unzip -l "$f" | grep -c '\.class$'))) ;; esac
+        case $f in *.jar) jars=$((jars + 1)); classes=$((classes + $(unzip -l "$f" | grep -c '\.class$' || true))) ;; esac
     done
     echo "== $p: $jars jars, $classes application classes (paper, Fig. 5: $(paper5 "$p"))" | tee -a "$summary"
     printf '%-10s %8s %8s  %-22s %-22s %-18s %-18s\n' variant wall peakMB "forName T/FR/PR/UR" "paper T/FR/PR/UR" "classes/methods" "paper" | tee -a "$summary"
@@ -85,7 +87,7 @@ for p in "${programs[@]}"; do
         fi
         set +e
         /usr/bin/time -f "%e %M" -o "$out/time" timeout "$limit" \
-            "$bin" analyze "${a[@]}" --reflection "$v" "${spec[@]}" -q -o "$db" 2> "$out/$p-$v.err"
+            "$bin" analyze "${a[@]}" --jdk "$jdk" --reflection "$v" "${spec[@]}" -q -o "$db" 2> "$out/$p-$v.err"
         rc=$?
         set -e
         read -r t m < <(tail -1 "$out/time")
