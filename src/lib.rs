@@ -2,11 +2,24 @@
 //!
 //! Data flows through the modules in this order:
 //!
+//! - [`classpath`], [`classfile`]: jars, jmods and directories to parsed
+//!   class files (our own bytecode decoder);
+//! - [`ir`]: method bodies lowered to a small three-address form;
+//! - [`facts`]: the IR as relations over program domains (V, H, I, M, ...);
 //! - [`bdd`]: relations as binary decision diagrams over domain instances;
 //! - [`datalog`]: bddbddb's Datalog language, parsed, checked, stratified
 //!   and evaluated semi-naively over BDD relations;
+//! - [`analysis`]: the points-to and reflection analyses of `queries/`,
+//!   run over the facts, with their report and exports;
+//! - [`database`]: the database directory (maps, relations, manifest),
+//!   written atomically and opened lazily;
+//! - [`session`], [`shell`]: incremental queries over a database, in the
+//!   interactive shell or as batch scripts;
+//! - [`export`]: relations and the call graph as TSV, CSV, JSON or DOT;
 //! - [`io`]: the file formats relations are read from and written to
 //!   (`.bdd`, `.tuples`, map files, Soufflé-style TSV).
+
+#![warn(missing_docs)]
 
 pub mod analysis;
 pub mod bdd;
