@@ -313,6 +313,17 @@ fn stored_relations_read_back_equal_and_saved_ones_persist() {
     );
     assert_eq!(again.stderr, "");
     assert_eq!(again.stdout, "reflective: 4 tuples\n");
+
+    // A stored relation extended in a session and saved replaces the old.
+    let r = refract_with_input(
+        &["repl", &db_dir.display().to_string()],
+        "IEr(i, m) :- IE(i, m).\n.save IEr\n",
+    );
+    assert_eq!(r.stderr, "");
+    let again = refract_with_input(&["repl", &db_dir.display().to_string()], ".count IEr\n");
+    assert_eq!(again.stderr, "");
+    assert_eq!(again.stdout, "IEr: 6 tuples\n");
+    assert!(!db_dir.join("IEr.bdd").exists());
 }
 
 fn open_err(dir: &Path) -> DatabaseError {

@@ -207,6 +207,12 @@ impl Database {
             let sum = checksum(&schema).map_err(io(&schema))?;
             self.manifest.files.insert(schema_name, sum);
         }
+        // A stored BDD of the same relation gives way to the new contents.
+        let bdd_file = format!("{name}.bdd");
+        if self.manifest.files.remove(&bdd_file).is_some() {
+            let bdd_path = self.dir.join(&bdd_file);
+            std::fs::remove_file(&bdd_path).map_err(io(&bdd_path))?;
+        }
         let sum = checksum(&path).map_err(io(&path))?;
         self.manifest.files.insert(file, sum);
         let mpath = self.dir.join(MANIFEST);
