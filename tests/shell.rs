@@ -21,9 +21,14 @@ struct Run {
 }
 
 fn refract_with_input(args: &[&str], input: &str) -> Run {
+    refract_in(root(), args, input)
+}
+
+/// Runs refract in `dir` with `input` on stdin.
+fn refract_in(dir: &Path, args: &[&str], input: &str) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_refract"))
         .args(args)
-        .current_dir(root())
+        .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -468,25 +473,13 @@ fn shell_exports_saves_loads_and_times() {
     )
     .unwrap();
     let db = fixture_db("Invoke");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_refract"))
-        .args(["repl", &db.display().to_string()])
-        .current_dir(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(
-            b".export IEr ier.csv\n.export IEr ier.out --format json\n.save IEr ier.tuples\n\
-              .limit 2\n.load script.dl\n.timing on\n.count twice\n.export IEr x --format xml\n",
-        )
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8(out.stdout).unwrap();
+    let out = refract_in(
+        dir.path(),
+        &["repl", &db.display().to_string()],
+        ".export IEr ier.csv\n.export IEr ier.out --format json\n.save IEr ier.tuples\n\
+         .limit 2\n.load script.dl\n.timing on\n.count twice\n.export IEr x --format xml\n",
+    );
+    let stdout = out.stdout;
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines[0], "wrote 4 tuples to ier.csv");
     assert_eq!(lines[1], "wrote 4 tuples to ier.out");
@@ -504,10 +497,7 @@ fn shell_exports_saves_loads_and_times() {
     );
     assert_eq!(lines[10], "twice: 4 tuples");
     assert!(lines[11].starts_with("time: "), "{stdout}");
-    assert_eq!(
-        String::from_utf8(out.stderr).unwrap(),
-        "error: unknown format xml (tsv, csv or json)\n"
-    );
+    assert_eq!(out.stderr, "error: unknown format xml (tsv, csv or json)\n");
     let read = |f: &str| std::fs::read_to_string(dir.path().join(f)).unwrap();
     assert_eq!(read("ier.csv"), expected("invoke-IEr.csv"));
     assert_eq!(read("ier.out"), expected("invoke-IEr.json"));

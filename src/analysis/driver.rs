@@ -225,22 +225,16 @@ fn database_schema(solver: &Solver, program: &str) -> String {
         out.push('\n');
     }
     out.push_str("\n# Results of the analysis (R.bdd).\n");
-    for r in &solver.prog.relations {
+    for (rel, r) in solver.prog.relations.iter().enumerate() {
         if !r.options.output {
             continue;
         }
-        let attrs: Vec<String> = r
-            .attrs
-            .iter()
-            .map(|a| {
-                format!(
-                    "{}:{}",
-                    a.name,
-                    solver.prog.instance_name(a.domain, a.instance)
-                )
-            })
-            .collect();
-        let _ = writeln!(out, "{} ({}) input", r.name, attrs.join(", "));
+        let _ = writeln!(
+            out,
+            "{} ({}) input",
+            r.name,
+            solver.prog.attributes_text(rel)
+        );
     }
     out
 }

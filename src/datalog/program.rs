@@ -179,4 +179,14 @@ impl Program {
     pub fn instance_name(&self, domain: DomainId, index: u32) -> String {
         format!("{}{}", self.domains[domain].name, index)
     }
+
+    /// A relation's attributes as declared: `v:V0, h:H0`.
+    pub fn attributes_text(&self, rel: RelId) -> String {
+        self.relations[rel]
+            .attrs
+            .iter()
+            .map(|a| format!("{}:{}", a.name, self.instance_name(a.domain, a.instance)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }

@@ -417,22 +417,11 @@ impl Solver {
                 writeln!(out, "{}: {} tuples", r.name, self.count(rel))?;
             }
             if r.options.print_tuples {
-                let attrs: Vec<String> = r
-                    .attrs
-                    .iter()
-                    .map(|a| {
-                        format!(
-                            "{}:{}",
-                            a.name,
-                            self.prog.instance_name(a.domain, a.instance)
-                        )
-                    })
-                    .collect();
                 writeln!(
                     out,
                     "{}({}): {} tuples",
                     r.name,
-                    attrs.join(", "),
+                    self.prog.attributes_text(rel),
                     self.count(rel)
                 )?;
                 self.print_rows(rel, out)?;

@@ -86,7 +86,7 @@ impl Shell {
                     } else {
                         "-".to_string()
                     };
-                    b.push_record([r.name.clone(), attributes(solver, k), count]);
+                    b.push_record([r.name.clone(), solver.prog.attributes_text(k), count]);
                 }
                 let mut t = b.build();
                 t.with(Style::psql());
@@ -98,7 +98,7 @@ impl Shell {
             Command::Schema(name) => {
                 let rel = self.relation(&name)?;
                 let solver = &self.session.db.solver;
-                writeln!(out, "{name} ({})", attributes(solver, rel)).map_err(io)?;
+                writeln!(out, "{name} ({})", solver.prog.attributes_text(rel)).map_err(io)?;
                 let rules: Vec<&str> = solver
                     .prog
                     .rules
@@ -193,20 +193,4 @@ impl Shell {
         }
         self.session.db.load(name).map_err(|e| e.to_string())
     }
-}
-
-/// `v:V0, h:H0`.
-fn attributes(solver: &crate::datalog::solver::Solver, rel: usize) -> String {
-    solver.prog.relations[rel]
-        .attrs
-        .iter()
-        .map(|a| {
-            format!(
-                "{}:{}",
-                a.name,
-                solver.prog.instance_name(a.domain, a.instance)
-            )
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
 }
