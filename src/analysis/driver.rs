@@ -115,12 +115,13 @@ pub fn analyze(
     let (staged, summary) = stage_database(b, db)?;
     let dir = staged.path().to_path_buf();
     let mut text = std::fs::read_to_string(dir.join("schema.dl"))?;
-    // An experiment hook for variable orders: REFRACT_VARORDER="V0xV1_H0_..."
-    if let Ok(order) = std::env::var("REFRACT_VARORDER") {
-        let _ = write!(text, "\n.bddvarorder {order}\n");
-    }
     for (name, rules) in opts.variant.rule_files() {
         let _ = write!(text, "\n# ---- {name} ----\n{rules}");
+    }
+    // For experiments with variable orders: REFRACT_VARORDER="V0xV1_H0_..."
+    // replaces the order queries/pointsto.dl gives.
+    if let Ok(order) = std::env::var("REFRACT_VARORDER") {
+        let _ = write!(text, "\n.bddvarorder {order}\n");
     }
     std::fs::write(dir.join("program.dl"), &text)?;
     let parsed = parse_str(&text, "program.dl", &dir)?;
