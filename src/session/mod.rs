@@ -153,6 +153,8 @@ impl Session {
         if stmts.is_empty() {
             return Ok(Vec::new());
         }
+        // A Ctrl-C from before this statement does not cancel it.
+        self.cancel.store(false, Ordering::Relaxed);
         let stmts = self.declare_implicitly(stmts);
         let kept: Vec<Statement> = stmts
             .iter()
@@ -177,7 +179,6 @@ impl Session {
             .collect();
         let queries = prog.queries.clone();
         let previous = self.db.replace_program(prog, &|n| names.contains(n))?;
-        self.cancel.store(false, Ordering::Relaxed);
         match self.solve_affected(&affected) {
             Ok(()) => {}
             Err(e) => {

@@ -20,7 +20,6 @@ use rustyline::history::FileHistory;
 use rustyline::Editor;
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
-use std::sync::atomic::Ordering;
 
 /// Rows shown per answer unless `.limit` says otherwise.
 pub const DEFAULT_LIMIT: usize = 20;
@@ -139,7 +138,6 @@ impl Shell {
         let result = if let Some(cmd) = commands::parse(trimmed) {
             self.command(cmd, out)
         } else {
-            self.session.cancel.store(false, Ordering::Relaxed);
             match self
                 .session
                 .execute_text(text, &self.source, first_line, self.limit)
