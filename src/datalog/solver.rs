@@ -9,7 +9,18 @@
 //! read `full`, so every derivation is computed once, from its newest tuple.
 //! New tuples collect in a small per-relation accumulator; only once per
 //! iteration is it diffed against and merged into the full relation, since
-//! in biodivine each `or`/`and_not` costs the size of both operands.
+//! in biodivine each `or` costs the size of both operands.
+//!
+//! Between iterations, rules driven by a single subgoal are saturated:
+//! linear rules (one subgoal over the stratum, `reach(m) :- IE(_, m)`) and
+//! rules reading their own head relation once (`vP(v1, h) :- A(v1, v2),
+//! vP(v2, h)`) run on the new tuples of that subgoal, then on what they
+//! add, until nothing is added (Berndl et al.'s inner propagation loop).
+//! A chain of copies or of rule-to-rule hand-offs then costs one outer
+//! iteration instead of one per link. The inner loop only diffs small sets against the full relation
+//! (`and_not` of a small BDD visits only its own paths) and merges nothing:
+//! what it finds joins the iteration's new tuples, and every other rule
+//! sees them as delta in the next iteration, so the fixpoint is the same.
 //!
 //! Variants and subgoal preparation run in parallel (rayon).
 
@@ -249,6 +260,9 @@ impl Solver {
         let recursive: Vec<usize> = (0..plans.len())
             .filter(|&i| plans[i].is_recursive())
             .collect();
+        let saturating = saturating_rules(&plans, &recursive);
+        // Whether the last iteration's new tuples were saturated.
+        let mut saturated = false;
         let mut iterations = 0;
         while delta.values().any(|d| !d.is_false()) {
             self.check_cancel()?;
@@ -259,6 +273,9 @@ impl Solver {
             for &pi in &recursive {
                 let p = &plans[pi];
                 for (vi, v) in p.variants.iter().enumerate() {
+                    if saturated && saturating.iter().any(|s| s.redundant(pi, vi)) {
+                        continue;
+                    }
                     let live = v.steps.iter().all(|s| match s {
                         Step::Join { factor, source, .. }
                             if p.atoms[p.factors[*factor].atom].dynamic =>
@@ -338,24 +355,28 @@ impl Solver {
                 self.record(&plans[pi], &r, dt);
                 accumulate(&mut acc, plans[pi].head_rel, r);
             }
-            // Merge: new = acc − full; old = full; full = full ∪ new.
+            // new = acc − full, grown by saturation; then old = full and
+            // full = full ∪ new.
             let merge_start = Instant::now();
+            let mut new: HashMap<RelId, Bdd> = acc
+                .into_par_iter()
+                .map(|(rel, a)| {
+                    let n = a.and_not(&self.rels[rel]);
+                    (rel, n)
+                })
+                .collect();
+            let saturate_start = Instant::now();
+            let inner = self.saturate(&plans, &statics, &saturating, &mut new)?;
+            saturated = !saturating.is_empty();
+            let saturate_time = saturate_start.elapsed();
             let merged: Vec<(RelId, Bdd, Bdd)> = stratum
                 .relations
                 .par_iter()
                 .map(|&rel| {
                     let full = &self.rels[rel];
-                    match acc.get(&rel) {
-                        Some(a) => {
-                            let new = a.and_not(full);
-                            let next = if new.is_false() {
-                                full.clone()
-                            } else {
-                                full.or(&new)
-                            };
-                            (rel, new, next)
-                        }
-                        None => (rel, mk_false(nv), full.clone()),
+                    match new.get(&rel) {
+                        Some(n) if !n.is_false() => (rel, n.clone(), full.or(n)),
+                        _ => (rel, mk_false(nv), full.clone()),
                     }
                 })
                 .collect();
@@ -373,9 +394,10 @@ impl Solver {
                     })
                     .collect();
                 eprintln!(
-                    "[trace] iteration {iterations} ({:.3}s, merge {:.3}s): {}",
+                    "[trace] iteration {iterations} ({:.3}s, merge {:.3}s, saturation {inner} steps {:.3}s): {}",
                     iteration_start.elapsed().as_secs_f64(),
-                    merge_start.elapsed().as_secs_f64(),
+                    (merge_start.elapsed() - saturate_time).as_secs_f64(),
+                    saturate_time.as_secs_f64(),
                     sizes.join(", ")
                 );
             }
@@ -386,6 +408,101 @@ impl Solver {
             }
         }
         Ok(iterations)
+    }
+
+    /// Runs the saturating rules on the iteration's `new` tuples of their
+    /// driving relations, then on what that adds, until nothing is added;
+    /// everything found joins `new`. Other subgoals read the full
+    /// relations as they stand (the pre-merge state the next iteration
+    /// calls `old`). Returns the number of inner steps.
+    fn saturate(
+        &self,
+        plans: &[RulePlan],
+        statics: &[Prepared],
+        saturating: &[Saturating],
+        new: &mut HashMap<RelId, Bdd>,
+    ) -> Result<usize> {
+        if saturating.is_empty() {
+            return Ok(0);
+        }
+        // The full versions of the other dynamic subgoals, prepared once.
+        let mut needed: Vec<(usize, usize)> = Vec::new();
+        for s in saturating {
+            let p = &plans[s.plan];
+            for step in &s.steps {
+                if let Step::Join {
+                    factor,
+                    source: Source::Full,
+                    ..
+                } = step
+                {
+                    let atom = p.factors[*factor].atom;
+                    if p.atoms[atom].dynamic && !needed.contains(&(s.plan, atom)) {
+                        needed.push((s.plan, atom));
+                    }
+                }
+            }
+        }
+        let fulls: HashMap<(usize, usize), Bdd> = needed
+            .par_iter()
+            .map(|&(pi, atom)| {
+                let a = &plans[pi].atoms[atom];
+                Ok(((pi, atom), self.prepare_atom(a, &self.rels[a.rel])?))
+            })
+            .collect::<Result<_>>()?;
+        let mut frontier: HashMap<RelId, Bdd> = saturating
+            .iter()
+            .filter_map(|s| {
+                let rel = plans[s.plan].atoms[s.atom].rel;
+                new.get(&rel)
+                    .filter(|n| !n.is_false())
+                    .map(|n| (rel, n.clone()))
+            })
+            .collect();
+        let mut steps = 0;
+        while !frontier.is_empty() {
+            self.check_cancel()?;
+            steps += 1;
+            let results: Vec<(RelId, Bdd)> = saturating
+                .par_iter()
+                .filter_map(|s| {
+                    let p = &plans[s.plan];
+                    let d = frontier.get(&p.atoms[s.atom].rel)?;
+                    Some((|| {
+                        let t = Instant::now();
+                        let delta = self.prepare_atom(&p.atoms[s.atom], d)?;
+                        let mut dyns: HashMap<(usize, Source), &Bdd> = HashMap::new();
+                        dyns.insert((s.atom, Source::Delta), &delta);
+                        for ((pi, atom), b) in &fulls {
+                            if *pi == s.plan {
+                                dyns.insert((*atom, Source::Full), b);
+                            }
+                        }
+                        let r = self.run_steps(p, &s.steps, &statics[s.plan], &dyns)?;
+                        Ok((p.head_rel, r, t.elapsed()))
+                    })())
+                })
+                .map(|r: Result<(RelId, Bdd, Duration)>| r.map(|(rel, b, _)| (rel, b)))
+                .collect::<Result<_>>()?;
+            let mut found: HashMap<RelId, Bdd> = HashMap::new();
+            for (rel, r) in results {
+                accumulate(&mut found, rel, r);
+            }
+            frontier = found
+                .into_par_iter()
+                .filter_map(|(rel, x)| {
+                    let mut x = x.and_not(&self.rels[rel]);
+                    if let Some(n) = new.get(&rel) {
+                        x = x.and_not(n);
+                    }
+                    (!x.is_false()).then_some((rel, x))
+                })
+                .collect();
+            for (rel, x) in &frontier {
+                accumulate(new, *rel, x.clone());
+            }
+        }
+        Ok(steps)
     }
 
     fn check_cancel(&self) -> Result<()> {
@@ -458,9 +575,22 @@ impl Solver {
         statics: &Prepared,
         dynamics: &HashMap<(usize, Source), &Bdd>,
     ) -> Result<Bdd> {
+        self.run_steps(p, &p.variants[vi].steps, statics, dynamics)
+    }
+
+    /// Runs a rule's joins and maps the result into the head relation.
+    fn run_steps(
+        &self,
+        p: &RulePlan,
+        steps: &[Step],
+        statics: &Prepared,
+        dynamics: &HashMap<(usize, Source), &Bdd>,
+    ) -> Result<Bdd> {
         let nv = self.layout.num_vars();
         let mut result = mk_true(nv);
-        for step in &p.variants[vi].steps {
+        for step in steps {
+            let t = Instant::now();
+            let before = if tracing() { result.size() } else { 0 };
             result = match step {
                 Step::Join {
                     factor,
@@ -487,6 +617,26 @@ impl Solver {
                 Step::And(c) => result.and(&p.cmps[*c].bdd),
                 Step::Exists(q) => exists(&result, q),
             };
+            if tracing() && t.elapsed().as_millis() >= 100 {
+                let operand = match step {
+                    Step::Join { factor, source, .. } => format!(
+                        "{:?} {} ({}n)",
+                        source,
+                        self.prog.relations[p.atoms[p.factors[*factor].atom].rel].name,
+                        statics.factors[*factor]
+                            .as_ref()
+                            .or_else(|| dynamics.get(&(p.factors[*factor].atom, *source)).copied())
+                            .map_or(0, |b| b.size())
+                    ),
+                    other => format!("{other:?}").chars().take(40).collect(),
+                };
+                eprintln!(
+                    "[trace]       step {:.3}s {}n -> {}n: {operand}",
+                    t.elapsed().as_secs_f64(),
+                    before,
+                    result.size()
+                );
+            }
             if result.is_false() {
                 return Ok(result);
             }
@@ -502,6 +652,83 @@ impl Solver {
         }
         Ok(out)
     }
+}
+
+/// A rule run to saturation between iterations, driven by one subgoal
+/// over a relation of the stratum: its only such subgoal (a linear rule,
+/// `reach(m) :- IE(_, m)`), or else its one subgoal over its own head
+/// relation (`vP(v1, h) :- assignCall(v1, v2), vP(v2, h)`).
+struct Saturating {
+    /// Index into the stratum's plans.
+    plan: usize,
+    /// The driving subgoal.
+    atom: usize,
+    /// The outer variant reading that subgoal's delta.
+    variant: usize,
+    /// That variant's joins with `old` read as `full`.
+    steps: Vec<Step>,
+    /// Whether saturation subsumes the outer variant: it reads no `full`
+    /// version of another relation, so it would only re-derive, from the
+    /// next delta, what saturation found.
+    subsumes: bool,
+}
+
+impl Saturating {
+    /// Whether outer variant `vi` of plan `pi` only repeats this rule's
+    /// saturation.
+    fn redundant(&self, pi: usize, vi: usize) -> bool {
+        self.subsumes && self.plan == pi && self.variant == vi
+    }
+}
+
+/// The stratum's rules that saturate (see [`Saturating`]).
+fn saturating_rules(plans: &[RulePlan], recursive: &[usize]) -> Vec<Saturating> {
+    let mut out = Vec::new();
+    for &pi in recursive {
+        let p = &plans[pi];
+        let dynamic: Vec<usize> = (0..p.atoms.len())
+            .filter(|&a| p.atoms[a].dynamic)
+            .collect();
+        let own: Vec<usize> = dynamic
+            .iter()
+            .copied()
+            .filter(|&a| p.atoms[a].rel == p.head_rel)
+            .collect();
+        let atom = match (&dynamic[..], &own[..]) {
+            ([only], _) => *only,
+            (_, [own]) => *own,
+            _ => continue,
+        };
+        let Some(variant) = p
+            .variants
+            .iter()
+            .position(|v| v.delta.map(|f| p.factors[f].atom) == Some(atom))
+        else {
+            continue;
+        };
+        let mut steps = p.variants[variant].steps.clone();
+        let mut subsumes = true;
+        for step in &mut steps {
+            if let Step::Join { factor, source, .. } = step {
+                if !p.atoms[p.factors[*factor].atom].dynamic {
+                    continue;
+                }
+                match source {
+                    Source::Old => *source = Source::Full,
+                    Source::Full => subsumes = false,
+                    Source::Delta => {}
+                }
+            }
+        }
+        out.push(Saturating {
+            plan: pi,
+            atom,
+            variant,
+            steps,
+            subsumes,
+        });
+    }
+    out
 }
 
 /// Subgoals of one rule prepared once per stratum.
