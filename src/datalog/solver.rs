@@ -416,7 +416,7 @@ impl Solver {
     /// relations as they stand (the pre-merge state the next iteration
     /// calls `old`). Returns the number of inner steps.
     fn saturate(
-        &self,
+        &mut self,
         plans: &[RulePlan],
         statics: &[Prepared],
         saturating: &[Saturating],
@@ -463,9 +463,10 @@ impl Solver {
         while !frontier.is_empty() {
             self.check_cancel()?;
             steps += 1;
-            let results: Vec<(RelId, Bdd)> = saturating
+            let results: Vec<(usize, Bdd, Duration)> = saturating
                 .par_iter()
-                .filter_map(|s| {
+                .enumerate()
+                .filter_map(|(si, s)| {
                     let p = &plans[s.plan];
                     let d = frontier.get(&p.atoms[s.atom].rel)?;
                     Some((|| {
@@ -479,14 +480,14 @@ impl Solver {
                             }
                         }
                         let r = self.run_steps(p, &s.steps, &statics[s.plan], &dyns)?;
-                        Ok((p.head_rel, r, t.elapsed()))
+                        Ok((si, r, t.elapsed()))
                     })())
                 })
-                .map(|r: Result<(RelId, Bdd, Duration)>| r.map(|(rel, b, _)| (rel, b)))
                 .collect::<Result<_>>()?;
             let mut found: HashMap<RelId, Bdd> = HashMap::new();
-            for (rel, r) in results {
-                accumulate(&mut found, rel, r);
+            for (si, r, dt) in results {
+                self.record_rule(plans[saturating[si].plan].rule, &r, dt);
+                accumulate(&mut found, plans[saturating[si].plan].head_rel, r);
             }
             frontier = found
                 .into_par_iter()
@@ -515,7 +516,11 @@ impl Solver {
     }
 
     fn record(&mut self, plan: &RulePlan, result: &Bdd, dt: Duration) {
-        let s = &mut self.stats.rules[plan.rule];
+        self.record_rule(plan.rule, result, dt);
+    }
+
+    fn record_rule(&mut self, rule: usize, result: &Bdd, dt: Duration) {
+        let s = &mut self.stats.rules[rule];
         s.evaluations += 1;
         s.time += dt;
         s.max_nodes = s.max_nodes.max(node_count(result));
@@ -631,10 +636,11 @@ impl Solver {
                     other => format!("{other:?}").chars().take(40).collect(),
                 };
                 eprintln!(
-                    "[trace]       step {:.3}s {}n -> {}n: {operand}",
+                    "[trace]       step {:.3}s {}n -> {}n: {operand} in {}",
                     t.elapsed().as_secs_f64(),
                     before,
-                    result.size()
+                    result.size(),
+                    self.prog.rules[p.rule].text
                 );
             }
             if result.is_false() {
