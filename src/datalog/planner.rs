@@ -9,7 +9,8 @@
 //!    instances into the homes. Homes are chosen by a small search that
 //!    prefers no rename, then order-preserving renames (linear time), and
 //!    avoids general permutations, weighting subgoals that are re-read in
-//!    every iteration.
+//!    every iteration, and, in recursive rules, keeping static subgoals in
+//!    the layout their relations declare.
 //! 3. **Static groups.** Negations and comparisons that only touch one
 //!    non-recursive subgoal (plus free variables) are folded into it once
 //!    per stratum, instead of filtering large results in every iteration.
@@ -444,8 +445,16 @@ fn choose_homes(
     };
     for l in &rule.body {
         match l {
+            // In a recursive rule a static subgoal is renamed once, but
+            // its layout then serves every join: keeping the layout its
+            // relation declares (chosen for those joins) outweighs
+            // renaming each result into the head.
             Literal::Pos(a) => {
-                let w = if dynamic.contains(&a.rel) { 8 } else { 1 };
+                let w = match (dynamic.contains(&a.rel), recursive_rule) {
+                    (true, _) => 8,
+                    (false, true) => 5,
+                    (false, false) => 1,
+                };
                 add_site(a, true, w, &mut used)
             }
             Literal::Neg(a) => add_site(a, true, 1, &mut used),

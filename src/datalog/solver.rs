@@ -558,6 +558,34 @@ impl Solver {
                 continue;
             }
             let mut b = self.prepare_atom(a, &self.rels[a.rel])?;
+            if tracing() && !a.rename.is_empty() {
+                let moves: Vec<String> = self.prog.relations[a.rel]
+                    .attrs
+                    .iter()
+                    .filter_map(|at| {
+                        let id = self.layout.find_instance(at.domain, at.instance)?;
+                        let first = self.layout.instance(id).vars.first()?;
+                        let to = a.rename.iter().find(|(from, _)| from == first)?.1;
+                        let home = self
+                            .layout
+                            .instances()
+                            .iter()
+                            .find(|i| i.vars.first() == Some(&to))?;
+                        Some(format!(
+                            "{}{} -> {}",
+                            self.prog.domains[at.domain].name,
+                            at.instance,
+                            home.name
+                        ))
+                    })
+                    .collect();
+                eprintln!(
+                    "[trace]     renames {} ({}) in {}",
+                    self.prog.relations[a.rel].name,
+                    moves.join(", "),
+                    self.prog.rules[p.rule].text
+                );
+            }
             if let Some(r) = &f.extra_range {
                 b = b.and(r);
             }
