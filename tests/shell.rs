@@ -526,7 +526,7 @@ fn a_database_reads_back_exactly_what_the_analysis_computed() {
         library_roots: false,
         spec: None,
     };
-    let (solver, _, _) = analyze(&facts, &opts, &path, ManifestBuilder::new("analyze")).unwrap();
+    let (solver, _, _) = analyze(facts, &opts, &path, ManifestBuilder::new("analyze")).unwrap();
     let mut db = Database::open(&path).unwrap();
     let names = relation_names(&db);
     assert!(names.len() > 60, "{names:?}");

@@ -97,17 +97,18 @@ pub fn roots(facts: &ProgramFacts, opts: &AnalysisOptions) -> Result<Vec<u32>, A
 }
 
 /// Runs the analysis and writes the database `db` (atomically: a failed
-/// run leaves no database behind). `manifest` holds the inputs; the run's
+/// run leaves no database behind). The facts are consumed: they are freed
+/// once loaded, before the solve. `manifest` holds the inputs; the run's
 /// options and timings are added to it. Returns the solved engine, the
 /// write summary and statistics.
 pub fn analyze(
-    facts: &ProgramFacts,
+    facts: ProgramFacts,
     opts: &AnalysisOptions,
     db: &Path,
     mut manifest: ManifestBuilder,
 ) -> Result<(Solver, Summary, AnalysisStats), AnalysisError> {
     let b = &facts.builder;
-    let root_methods = roots(facts, opts)?;
+    let root_methods = roots(&facts, opts)?;
     let spec_rows = match (&opts.spec, opts.variant) {
         (Some(path), _) => spec::resolve_file(path, b).map_err(AnalysisError::Spec)?,
         (None, _) => Vec::new(),
@@ -158,6 +159,9 @@ pub fn analyze(
         .map(|(rid, rows)| (*rid, relation_from_tuples(nv, &solver.blocks(*rid), rows)))
         .collect();
     drop(inputs);
+    // The facts are on disk and in BDDs now: free their tuples and maps
+    // (gigabytes for the whole JDK) before the solve.
+    drop(facts);
     for (rid, bdd) in built {
         solver.rels[rid] = bdd;
     }

@@ -62,7 +62,8 @@ pub fn run_analyze(a: AnalyzeArgs) -> Result<()> {
     let mut manifest = ManifestBuilder::new("analyze");
     super::facts::record_inputs(&mut manifest, &a.classpath, &a.jdk)?;
     manifest.timing("facts", facts_time.as_secs_f64());
-    let (_solver, _summary, stats) = analyze(&facts, &a.options, &a.output, manifest)?;
+    let (solver, _, stats) = analyze(facts, &a.options, &a.output, manifest)?;
+    drop(solver);
     if !a.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         eprintln!();
     }
