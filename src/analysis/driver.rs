@@ -132,16 +132,22 @@ pub fn analyze(
     // The facts, straight from memory.
     let start = Instant::now();
     let nv = solver.layout.num_vars();
+    // Each fact relation is encoded straight from the builder's flat rows.
+    let fact_rels: Vec<(usize, usize)> = RELATIONS
+        .iter()
+        .enumerate()
+        .filter_map(|(r, schema)| Some((solver.prog.relation_id(schema.name)?, r)))
+        .collect();
+    let mut built: Vec<(usize, biodivine_lib_bdd::Bdd)> = fact_rels
+        .par_iter()
+        .map(|&(rid, r)| {
+            (
+                rid,
+                relation_from_tuples(nv, &solver.blocks(rid), &tuples(b, r)),
+            )
+        })
+        .collect();
     let mut inputs: Vec<(usize, Vec<Vec<u64>>)> = Vec::new();
-    for (r, schema) in RELATIONS.iter().enumerate() {
-        if let Some(rid) = solver.prog.relation_id(schema.name) {
-            let rows = tuples(b, r)
-                .into_iter()
-                .map(|t| t.iter().map(|&x| x as u64).collect())
-                .collect();
-            inputs.push((rid, rows));
-        }
-    }
     if let Some(rid) = solver.prog.relation_id("root") {
         inputs.push((rid, root_methods.iter().map(|&m| vec![m as u64]).collect()));
     }
@@ -154,10 +160,11 @@ pub fn analyze(
                 .collect(),
         ));
     }
-    let built: Vec<(usize, biodivine_lib_bdd::Bdd)> = inputs
-        .par_iter()
-        .map(|(rid, rows)| (*rid, relation_from_tuples(nv, &solver.blocks(*rid), rows)))
-        .collect();
+    built.extend(
+        inputs
+            .iter()
+            .map(|(rid, rows)| (*rid, relation_from_tuples(nv, &solver.blocks(*rid), rows))),
+    );
     drop(inputs);
     // The facts are on disk and in BDDs now: free their tuples and maps
     // (gigabytes for the whole JDK) before the solve.

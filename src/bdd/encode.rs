@@ -120,7 +120,11 @@ pub fn less_bdd(num_vars: u16, a: &[BddVariable], b: &[BddVariable]) -> Bdd {
 /// Tuples are sorted by their bit strings in variable order and the BDD is
 /// built top-down by splitting the sorted list at each variable: time
 /// `O(n · bits)`, with no apply operations.
-pub fn relation_from_tuples(num_vars: u16, blocks: &[&[BddVariable]], tuples: &[Vec<u64>]) -> Bdd {
+pub fn relation_from_tuples<R, T>(num_vars: u16, blocks: &[&[BddVariable]], tuples: &[R]) -> Bdd
+where
+    R: AsRef<[T]>,
+    T: Copy + Into<u64>,
+{
     // Relation variables in level order, with (attribute, bit).
     let mut order: Vec<(u16, usize, usize)> = Vec::new();
     for (a, block) in blocks.iter().enumerate() {
@@ -133,10 +137,11 @@ pub fn relation_from_tuples(num_vars: u16, blocks: &[&[BddVariable]], tuples: &[
     let words = nbits.div_ceil(64).max(1);
     let mut keys: Vec<u64> = Vec::with_capacity(tuples.len() * words);
     for t in tuples {
+        let t = t.as_ref();
         let start = keys.len();
         keys.resize(start + words, 0);
         for (k, &(_, a, bit)) in order.iter().enumerate() {
-            if bit < 64 && (t[a] >> bit) & 1 == 1 {
+            if bit < 64 && (t[a].into() >> bit) & 1 == 1 {
                 keys[start + k / 64] |= 1u64 << (63 - k % 64);
             }
         }

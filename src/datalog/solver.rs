@@ -573,9 +573,7 @@ impl Solver {
                             .find(|i| i.vars.first() == Some(&to))?;
                         Some(format!(
                             "{}{} -> {}",
-                            self.prog.domains[at.domain].name,
-                            at.instance,
-                            home.name
+                            self.prog.domains[at.domain].name, at.instance, home.name
                         ))
                     })
                     .collect();
@@ -720,9 +718,7 @@ fn saturating_rules(plans: &[RulePlan], recursive: &[usize]) -> Vec<Saturating> 
     let mut out = Vec::new();
     for &pi in recursive {
         let p = &plans[pi];
-        let dynamic: Vec<usize> = (0..p.atoms.len())
-            .filter(|&a| p.atoms[a].dynamic)
-            .collect();
+        let dynamic: Vec<usize> = (0..p.atoms.len()).filter(|&a| p.atoms[a].dynamic).collect();
         let own: Vec<usize> = dynamic
             .iter()
             .copied()
