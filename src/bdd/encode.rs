@@ -218,7 +218,7 @@ mod tests {
     fn relation_from_tuples_round_trips() {
         let a = block(&[0, 2, 4]);
         let b = block(&[1, 3]);
-        let tuples = vec![vec![3, 1], vec![0, 0], vec![7, 3], vec![3, 1]];
+        let tuples: Vec<Vec<u64>> = vec![vec![3, 1], vec![0, 0], vec![7, 3], vec![3, 1]];
         let r = relation_from_tuples(5, &[&a, &b], &tuples);
         assert_eq!(
             sorted_tuples(&r, &[&a, &b]),
