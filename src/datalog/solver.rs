@@ -17,10 +17,11 @@
 //! vP(v2, h)`) run on the new tuples of that subgoal, then on what they
 //! add, until nothing is added (Berndl et al.'s inner propagation loop).
 //! A chain of copies or of rule-to-rule hand-offs then costs one outer
-//! iteration instead of one per link. The inner loop only diffs small sets against the full relation
-//! (`and_not` of a small BDD visits only its own paths) and merges nothing:
-//! what it finds joins the iteration's new tuples, and every other rule
-//! sees them as delta in the next iteration, so the fixpoint is the same.
+//! iteration instead of one per link. The inner loop only diffs small sets
+//! against the full relation (`and_not` of a small BDD visits only its own
+//! paths) and merges nothing: what it finds joins the iteration's new
+//! tuples, and every other rule sees them as delta in the next iteration,
+//! so the fixpoint is the same.
 //!
 //! Variants and subgoal preparation run in parallel (rayon).
 
