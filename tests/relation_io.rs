@@ -68,9 +68,9 @@ fn inputs_in_every_format_and_outputs_round_trip() {
 
     // The written .bdd files load back into the same relations.
     let back = s.read_bdd_file(path, &out.join("path.bdd")).unwrap();
-    assert!(back == s.rels[path]);
+    assert!(back.xor(&s.rels[path]).is_false());
     let back = s.read_bdd_file(heavy, &out.join("heavy.bdd")).unwrap();
-    assert!(back == s.rels[heavy]);
+    assert!(back.xor(&s.rels[heavy]).is_false());
 }
 
 #[test]

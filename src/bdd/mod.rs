@@ -2,10 +2,12 @@
 //!
 //! - [`layout`]: which BDD variable encodes which bit of which domain instance;
 //! - [`node_builder`]: a hash-consed node arena for the operations biodivine lacks;
+//! - [`apply`]: and, or, and-not and the relational product, sized to their work;
 //! - [`relprod`]: relational product and projection;
 //! - [`rename`]: moving relations between domain instances;
 //! - [`encode`] / [`decode`]: values and tuples into BDDs, and counts and tuples out.
 
+pub mod apply;
 pub mod decode;
 pub mod encode;
 pub mod layout;

@@ -2,9 +2,9 @@
 //!
 //! The relational product `∃V. A ∧ B` is the join of two relations with the
 //! join columns (or any other columns) projected away in the same pass.
-//! biodivine's nested apply computes it without materialising `A ∧ B`.
+//! [`super::apply::and_exists`] computes it without materialising `A ∧ B`.
 
-use biodivine_lib_bdd::{op_function, Bdd, BddVariable};
+use biodivine_lib_bdd::{Bdd, BddVariable};
 
 /// A set of BDD variables, stored densely for fast membership tests.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,26 +71,17 @@ impl VarSet {
     }
 }
 
-/// `∃ quantify. a ∧ b`, in one pass.
+/// `∃ quantify. a ∧ b`, in one pass (see [`super::apply`]).
 pub fn relprod(a: &Bdd, b: &Bdd, quantify: &VarSet) -> Bdd {
-    if a.is_false() {
-        return a.clone();
-    }
-    if b.is_false() {
-        return b.clone();
-    }
     if quantify.is_empty() {
-        return a.and(b);
+        return super::apply::and(a, b);
     }
-    Bdd::binary_op_with_exists_trigger(a, b, |v| quantify.contains(v), op_function::and)
+    super::apply::and_exists(a, b, quantify)
 }
 
 /// `∃ quantify. a`, in one pass.
 pub fn exists(a: &Bdd, quantify: &VarSet) -> Bdd {
-    if quantify.is_empty() || a.is_false() || a.is_true() {
-        return a.clone();
-    }
-    Bdd::binary_op_with_exists_trigger(a, a, |v| quantify.contains(v), op_function::and)
+    super::apply::exists(a, quantify)
 }
 
 #[cfg(test)]

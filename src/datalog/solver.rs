@@ -29,6 +29,7 @@ use super::error::{Error, ErrorKind, Result};
 use super::planner::{plan_rule, RulePlan, Source, Step};
 use super::program::{Program, RelId};
 use super::stratify::{stratify, Stratum};
+use crate::bdd::apply;
 use crate::bdd::decode::{count, node_count};
 use crate::bdd::layout::{DomainSpec, Layout, LayoutBuilder};
 use crate::bdd::node_builder::{mk_false, mk_true};
@@ -242,7 +243,7 @@ impl Solver {
         }
         if !stratum.recursive {
             for (rel, r) in fresh {
-                self.rels[rel] = self.rels[rel].or(&r);
+                self.rels[rel] = apply::or(&self.rels[rel], &r);
             }
             return Ok(1);
         }
@@ -253,7 +254,7 @@ impl Solver {
         let mut delta: HashMap<RelId, Bdd> = HashMap::new();
         for &rel in &stratum.relations {
             if let Some(r) = fresh.remove(&rel) {
-                self.rels[rel] = self.rels[rel].or(&r);
+                self.rels[rel] = apply::or(&self.rels[rel], &r);
             }
             old.insert(rel, mk_false(nv));
             delta.insert(rel, self.rels[rel].clone());
@@ -362,7 +363,7 @@ impl Solver {
             let mut new: HashMap<RelId, Bdd> = acc
                 .into_par_iter()
                 .map(|(rel, a)| {
-                    let n = a.and_not(&self.rels[rel]);
+                    let n = apply::and_not(&a, &self.rels[rel]);
                     (rel, n)
                 })
                 .collect();
@@ -376,7 +377,7 @@ impl Solver {
                 .map(|&rel| {
                     let full = &self.rels[rel];
                     match new.get(&rel) {
-                        Some(n) if !n.is_false() => (rel, n.clone(), full.or(n)),
+                        Some(n) if !n.is_false() => (rel, n.clone(), apply::or(full, n)),
                         _ => (rel, mk_false(nv), full.clone()),
                     }
                 })
@@ -493,9 +494,9 @@ impl Solver {
             frontier = found
                 .into_par_iter()
                 .filter_map(|(rel, x)| {
-                    let mut x = x.and_not(&self.rels[rel]);
+                    let mut x = apply::and_not(&x, &self.rels[rel]);
                     if let Some(n) = new.get(&rel) {
-                        x = x.and_not(n);
+                        x = apply::and_not(&x, n);
                     }
                     (!x.is_false()).then_some((rel, x))
                 })
@@ -586,13 +587,13 @@ impl Solver {
                 );
             }
             if let Some(r) = &f.extra_range {
-                b = b.and(r);
+                b = apply::and(&b, r);
             }
             for &c in &f.cmps {
-                b = b.and(&p.cmps[c].bdd);
+                b = apply::and(&b, &p.cmps[c].bdd);
             }
             for &n in &f.negs {
-                b = b.and_not(&negs[n]);
+                b = apply::and_not(&b, &negs[n]);
             }
             factors.push(Some(b));
         }
@@ -645,8 +646,8 @@ impl Solver {
                         relprod(&result, operand, quantify)
                     }
                 }
-                Step::AndNot(n) => result.and_not(&statics.negs[*n]),
-                Step::And(c) => result.and(&p.cmps[*c].bdd),
+                Step::AndNot(n) => apply::and_not(&result, &statics.negs[*n]),
+                Step::And(c) => apply::and(&result, &p.cmps[*c].bdd),
                 Step::Exists(q) => exists(&result, q),
             };
             if tracing() && t.elapsed().as_millis() >= 100 {
@@ -681,7 +682,7 @@ impl Solver {
             )
         })?;
         if let Some(extra) = &p.head.extra {
-            out = out.and(extra);
+            out = apply::and(&out, extra);
         }
         Ok(out)
     }
@@ -775,7 +776,7 @@ fn accumulate(acc: &mut HashMap<RelId, Bdd>, rel: RelId, r: Bdd) {
         return;
     }
     match acc.get_mut(&rel) {
-        Some(a) => *a = a.or(&r),
+        Some(a) => *a = apply::or(a, &r),
         None => {
             acc.insert(rel, r);
         }

@@ -1,0 +1,439 @@
+//! Boolean operations and the relational product, with working memory
+//! that grows with the work done.
+//!
+//! biodivine-lib-bdd sizes each operation's tables by its larger operand:
+//! an `and_not` of a ten-node delta against a five-million-node relation
+//! allocates and clears tables for five million entries, though it visits
+//! a few hundred pairs of nodes. The evaluator's inner loops do exactly
+//! that thousands of times, so these versions start from tables sized by
+//! the smaller operand and let them grow. They build the result in
+//! post-order, children before parents, as biodivine stores a [`Bdd`], and
+//! hand it over with [`Bdd::from_nodes`].
+//!
+//! The relational product also stops early where biodivine's nested
+//! apply does not: once the low half of a quantified variable is `true`,
+//! the high half is not visited.
+
+use super::node_builder::{mk_false, mk_true};
+use super::relprod::VarSet;
+use biodivine_lib_bdd::{Bdd, BddNode, BddPointer, BddVariable};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A hasher that mixes every bit of every word it is given into every bit
+/// of the hash (a folded 64×64→128 multiply per word). Fx's single
+/// multiply leaves the low bits, which pick the bucket, to the low bits of
+/// the key: a memo keyed by `(x << 32) | y` with one `y` (an `exists`,
+/// whose second operand is `true`) would put every entry in one chain.
+#[derive(Default, Clone, Copy)]
+struct MixHasher(u64);
+
+impl MixHasher {
+    #[inline]
+    fn mix(&mut self, word: u64) {
+        const K: u64 = 0x9E37_79B9_7F4A_7C15;
+        let m = u128::from(self.0 ^ word) * u128::from(K);
+        self.0 = (m as u64) ^ ((m >> 64) as u64);
+    }
+}
+
+impl Hasher for MixHasher {
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.mix(u64::from_le_bytes(word));
+        }
+    }
+    #[inline]
+    fn write_u16(&mut self, i: u16) {
+        self.mix(u64::from(i));
+    }
+    #[inline]
+    fn write_u32(&mut self, i: u32) {
+        self.mix(u64::from(i));
+    }
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.mix(i);
+    }
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.mix(i as u64);
+    }
+}
+
+type MixMap<K, V> = HashMap<K, V, BuildHasherDefault<MixHasher>>;
+
+/// Tables start at most this large; they grow on demand.
+const INITIAL_CAPACITY: usize = 1 << 12;
+
+/// `a ∧ b`.
+pub fn and(a: &Bdd, b: &Bdd) -> Bdd {
+    if a.is_false() || b.is_true() {
+        return a.clone();
+    }
+    if b.is_false() || a.is_true() {
+        return b.clone();
+    }
+    apply(a, b, |x, y| match (x, y) {
+        (Some(false), _) | (_, Some(false)) => Some(false),
+        (Some(true), Some(true)) => Some(true),
+        _ => None,
+    })
+}
+
+/// `a ∨ b`.
+pub fn or(a: &Bdd, b: &Bdd) -> Bdd {
+    if a.is_false() || b.is_true() {
+        return b.clone();
+    }
+    if b.is_false() || a.is_true() {
+        return a.clone();
+    }
+    apply(a, b, |x, y| match (x, y) {
+        (Some(true), _) | (_, Some(true)) => Some(true),
+        (Some(false), Some(false)) => Some(false),
+        _ => None,
+    })
+}
+
+/// `a ∧ ¬b`.
+pub fn and_not(a: &Bdd, b: &Bdd) -> Bdd {
+    if a.is_false() || b.is_false() {
+        return a.clone();
+    }
+    if b.is_true() {
+        return mk_false(a.num_vars());
+    }
+    apply(a, b, |x, y| match (x, y) {
+        (Some(false), _) | (_, Some(true)) => Some(false),
+        (Some(true), Some(false)) => Some(true),
+        _ => None,
+    })
+}
+
+/// `∃ quantify. a ∧ b`, in one pass.
+pub fn and_exists(a: &Bdd, b: &Bdd, quantify: &VarSet) -> Bdd {
+    if a.is_false() {
+        return a.clone();
+    }
+    if b.is_false() {
+        return b.clone();
+    }
+    let mut job = Product {
+        a,
+        b,
+        quantify,
+        out: Output::new(a.num_vars(), a.size().min(b.size())),
+        memo: table(a.size().min(b.size())),
+        or_memo: MixMap::default(),
+    };
+    let root = job.product(a.root_pointer(), b.root_pointer());
+    job.out.finish(root)
+}
+
+/// `∃ quantify. a`.
+pub fn exists(a: &Bdd, quantify: &VarSet) -> Bdd {
+    if quantify.is_empty() || a.is_false() || a.is_true() {
+        return a.clone();
+    }
+    and_exists(a, &mk_true(a.num_vars()), quantify)
+}
+
+fn table<V>(hint: usize) -> MixMap<u64, V> {
+    MixMap::with_capacity_and_hasher(hint.min(INITIAL_CAPACITY), Default::default())
+}
+
+#[inline]
+fn key(x: BddPointer, y: BddPointer) -> u64 {
+    ((x.to_index() as u64) << 32) | y.to_index() as u64
+}
+
+/// The cofactors of node `p` of `bdd` for variable `var`: its children if
+/// it tests `var`, else itself twice.
+#[inline]
+fn cofactors(bdd: &Bdd, p: BddPointer, var: BddVariable) -> (BddPointer, BddPointer) {
+    if bdd.var_of(p) == var {
+        (bdd.low_link_of(p), bdd.high_link_of(p))
+    } else {
+        (p, p)
+    }
+}
+
+/// The result under construction: reduced, hash-consed nodes in
+/// post-order.
+struct Output {
+    nodes: Vec<BddNode>,
+    unique: MixMap<BddNode, BddPointer>,
+    /// Whether nodes may have become unreachable (an `or` of partial
+    /// results leaves its operands behind).
+    garbage: bool,
+}
+
+impl Output {
+    fn new(num_vars: u16, hint: usize) -> Self {
+        let hint = hint.min(INITIAL_CAPACITY);
+        let mut nodes = Vec::with_capacity(hint + 2);
+        nodes.push(BddNode::mk_zero(num_vars));
+        nodes.push(BddNode::mk_one(num_vars));
+        Output {
+            nodes,
+            unique: MixMap::with_capacity_and_hasher(hint, Default::default()),
+            garbage: false,
+        }
+    }
+
+    #[inline]
+    fn var_of(&self, p: BddPointer) -> BddVariable {
+        self.nodes[p.to_index()].var
+    }
+
+    /// The reduced node `var ? high : low`; both children test later
+    /// variables.
+    #[inline]
+    fn mk(&mut self, var: BddVariable, low: BddPointer, high: BddPointer) -> BddPointer {
+        if low == high {
+            return low;
+        }
+        let node = BddNode::mk_node(var, low, high);
+        if let Some(&p) = self.unique.get(&node) {
+            return p;
+        }
+        let p = BddPointer::from_index(self.nodes.len());
+        self.nodes.push(node);
+        self.unique.insert(node, p);
+        p
+    }
+
+    /// The BDD rooted at `root`, without the nodes it does not reach.
+    fn finish(self, root: BddPointer) -> Bdd {
+        let num_vars = self.nodes[0].var.to_index() as u16;
+        if root.is_zero() {
+            return mk_false(num_vars);
+        }
+        if root.is_one() {
+            return mk_true(num_vars);
+        }
+        let mut nodes = self.nodes;
+        if self.garbage || root.to_index() + 1 != nodes.len() {
+            nodes = compact(&nodes, root);
+        }
+        Bdd::from_nodes(&nodes).expect("apply builds ordered nodes in post-order")
+    }
+}
+
+/// The nodes reachable from `root`, renumbered, still in post-order.
+/// Children always precede their parents, so one backward pass marks what
+/// is reachable and one forward pass renumbers it.
+fn compact(nodes: &[BddNode], root: BddPointer) -> Vec<BddNode> {
+    let mut reachable = vec![false; root.to_index() + 1];
+    reachable[root.to_index()] = true;
+    for i in (2..=root.to_index()).rev() {
+        if reachable[i] {
+            reachable[nodes[i].low_link.to_index()] = true;
+            reachable[nodes[i].high_link.to_index()] = true;
+        }
+    }
+    let mut index = vec![BddPointer::zero(); root.to_index() + 1];
+    index[1] = BddPointer::one();
+    let mut out = vec![nodes[0], nodes[1]];
+    for i in 2..=root.to_index() {
+        if reachable[i] {
+            let n = nodes[i];
+            index[i] = BddPointer::from_index(out.len());
+            out.push(BddNode::mk_node(
+                n.var,
+                index[n.low_link.to_index()],
+                index[n.high_link.to_index()],
+            ));
+        }
+    }
+    out
+}
+
+/// A binary operation: `op` decides terminal cases (`None` for "recurse").
+fn apply(left: &Bdd, right: &Bdd, op: fn(Option<bool>, Option<bool>) -> Option<bool>) -> Bdd {
+    struct Apply<'a> {
+        left: &'a Bdd,
+        right: &'a Bdd,
+        op: fn(Option<bool>, Option<bool>) -> Option<bool>,
+        out: Output,
+        memo: MixMap<u64, BddPointer>,
+    }
+    impl Apply<'_> {
+        fn go(&mut self, l: BddPointer, r: BddPointer) -> BddPointer {
+            if let Some(v) = (self.op)(l.as_bool(), r.as_bool()) {
+                return BddPointer::from_bool(v);
+            }
+            let k = key(l, r);
+            if let Some(&p) = self.memo.get(&k) {
+                return p;
+            }
+            let var = self.left.var_of(l).min(self.right.var_of(r));
+            let (l0, l1) = cofactors(self.left, l, var);
+            let (r0, r1) = cofactors(self.right, r, var);
+            let low = self.go(l0, r0);
+            let high = self.go(l1, r1);
+            let p = self.out.mk(var, low, high);
+            self.memo.insert(k, p);
+            p
+        }
+    }
+    let hint = left.size().min(right.size());
+    let mut job = Apply {
+        left,
+        right,
+        op,
+        out: Output::new(left.num_vars(), hint),
+        memo: table(hint),
+    };
+    let root = job.go(left.root_pointer(), right.root_pointer());
+    job.out.finish(root)
+}
+
+/// One relational product in progress.
+struct Product<'a> {
+    a: &'a Bdd,
+    b: &'a Bdd,
+    quantify: &'a VarSet,
+    out: Output,
+    memo: MixMap<u64, BddPointer>,
+    /// Disjunctions of partial results, over `out`'s nodes.
+    or_memo: MixMap<u64, BddPointer>,
+}
+
+impl Product<'_> {
+    fn product(&mut self, x: BddPointer, y: BddPointer) -> BddPointer {
+        if x.is_zero() || y.is_zero() {
+            return BddPointer::zero();
+        }
+        if x.is_one() && y.is_one() {
+            return BddPointer::one();
+        }
+        let k = key(x, y);
+        if let Some(&p) = self.memo.get(&k) {
+            return p;
+        }
+        let var = self.a.var_of(x).min(self.b.var_of(y));
+        let (x0, x1) = cofactors(self.a, x, var);
+        let (y0, y1) = cofactors(self.b, y, var);
+        let p = if self.quantify.contains(var) {
+            let low = self.product(x0, y0);
+            if low.is_one() {
+                low
+            } else {
+                let high = self.product(x1, y1);
+                self.or(low, high)
+            }
+        } else {
+            let low = self.product(x0, y0);
+            let high = self.product(x1, y1);
+            self.out.mk(var, low, high)
+        };
+        self.memo.insert(k, p);
+        p
+    }
+
+    /// `p ∨ q` over result nodes.
+    fn or(&mut self, p: BddPointer, q: BddPointer) -> BddPointer {
+        if p.is_one() || q.is_zero() || p == q {
+            return p;
+        }
+        if q.is_one() || p.is_zero() {
+            return q;
+        }
+        self.out.garbage = true;
+        let k = if p.to_index() < q.to_index() {
+            key(p, q)
+        } else {
+            key(q, p)
+        };
+        if let Some(&r) = self.or_memo.get(&k) {
+            return r;
+        }
+        let var = self.out.var_of(p).min(self.out.var_of(q));
+        let (p0, p1) = self.out_cofactors(p, var);
+        let (q0, q1) = self.out_cofactors(q, var);
+        let low = self.or(p0, q0);
+        let high = self.or(p1, q1);
+        let r = self.out.mk(var, low, high);
+        self.or_memo.insert(k, r);
+        r
+    }
+
+    #[inline]
+    fn out_cofactors(&self, p: BddPointer, var: BddVariable) -> (BddPointer, BddPointer) {
+        let n = self.out.nodes[p.to_index()];
+        if n.var == var {
+            (n.low_link, n.high_link)
+        } else {
+            (p, p)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use biodivine_lib_bdd::BddVariableSet;
+
+    fn exprs() -> (BddVariableSet, Vec<Bdd>) {
+        let vars = BddVariableSet::new_anonymous(6);
+        let fs = [
+            "true",
+            "false",
+            "x_0",
+            "x_0 & !x_3",
+            "(x_1 | x_2) & (x_4 <=> x_5)",
+            "x_0 ^ x_1 ^ x_2 ^ x_5",
+            "(x_0 => x_4) & (x_2 | !x_3)",
+        ]
+        .iter()
+        .map(|e| vars.eval_expression_string(e))
+        .collect();
+        (vars, fs)
+    }
+
+    /// The same function (biodivine's `==` also compares node order).
+    fn same(a: &Bdd, b: &Bdd) -> bool {
+        a.xor(b).is_false()
+    }
+
+    #[test]
+    fn boolean_operations_agree_with_biodivine() {
+        let (_, fs) = exprs();
+        for a in &fs {
+            for b in &fs {
+                assert!(same(&and(a, b), &a.and(b)));
+                assert!(same(&or(a, b), &a.or(b)));
+                assert!(same(&and_not(a, b), &a.and_not(b)));
+            }
+        }
+    }
+
+    #[test]
+    fn relational_product_agrees_with_and_then_exists() {
+        let (_, fs) = exprs();
+        let qs = [
+            VarSet::of(6, []),
+            VarSet::of(6, [BddVariable::from_index(0)]),
+            VarSet::of(6, [1, 2, 4].map(BddVariable::from_index)),
+        ];
+        for a in &fs {
+            for b in &fs {
+                for q in &qs {
+                    let expected = q.iter().fold(a.and(b), |f, v| f.var_exists(v));
+                    assert!(same(&and_exists(a, b, q), &expected));
+                    let expected = q.iter().fold(a.clone(), |f, v| f.var_exists(v));
+                    assert!(same(&exists(a, q), &expected));
+                }
+            }
+        }
+    }
+}
