@@ -530,13 +530,18 @@ fn a_database_reads_back_exactly_what_the_analysis_computed() {
     let mut db = Database::open(&path).unwrap();
     let names = relation_names(&db);
     assert!(names.len() > 60, "{names:?}");
+    let read = refract::analysis::driver::relations_read(&solver.prog);
     let mut compared = 0;
     for name in &names {
         let Some(rel) = solver.prog.relation_id(name) else {
             continue;
         };
-        let computed = sorted_tuples(&solver.rels[rel], &solver.blocks(rel));
-        assert_eq!(db.tuples(name).unwrap(), computed, "{name}");
+        let stored = db.tuples(name).unwrap();
+        // A fact no rule reads is only in the database (it loaded above).
+        if !(solver.prog.relations[rel].options.input && !read.contains(&rel)) {
+            let computed = sorted_tuples(&solver.rels[rel], &solver.blocks(rel));
+            assert_eq!(stored, computed, "{name}");
+        }
         compared += 1;
     }
     assert_eq!(compared, names.len());

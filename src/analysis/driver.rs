@@ -14,6 +14,7 @@ use crate::facts::schema::RELATIONS;
 use crate::facts::write::{stage_database, tuples, Summary};
 use crate::facts::ProgramFacts;
 use rayon::prelude::*;
+use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -99,8 +100,9 @@ pub fn roots(facts: &ProgramFacts, opts: &AnalysisOptions) -> Result<Vec<u32>, A
 /// Runs the analysis and writes the database `db` (atomically: a failed
 /// run leaves no database behind). The facts are consumed: they are freed
 /// once loaded, before the solve. `manifest` holds the inputs; the run's
-/// options and timings are added to it. Returns the solved engine, the
-/// write summary and statistics.
+/// options and timings are added to it. Returns the solved engine (in
+/// which the fact relations no rule reads, see [`relations_read`], are
+/// empty: the database has them), the write summary and statistics.
 pub fn analyze(
     facts: ProgramFacts,
     opts: &AnalysisOptions,
@@ -132,11 +134,22 @@ pub fn analyze(
     // The facts, straight from memory.
     let start = Instant::now();
     let nv = solver.layout.num_vars();
-    // Each fact relation is encoded straight from the builder's flat rows.
+    // Each fact relation a rule reads is encoded straight from the
+    // builder's flat rows. The others (source locations, say, which only
+    // reports read) stay in the database as their staged `.tuples`, which
+    // it reads on demand: for the whole JDK, encoding them costs more than
+    // the rest of the load.
+    let read = relations_read(&solver.prog);
     let fact_rels: Vec<(usize, usize)> = RELATIONS
         .iter()
         .enumerate()
         .filter_map(|(r, schema)| Some((solver.prog.relation_id(schema.name)?, r)))
+        .filter(|(rid, _)| read.contains(rid))
+        .collect();
+    let unencoded: HashSet<usize> = RELATIONS
+        .iter()
+        .filter_map(|schema| solver.prog.relation_id(schema.name))
+        .filter(|rid| !read.contains(rid))
         .collect();
     let mut built: Vec<(usize, biodivine_lib_bdd::Bdd)> = fact_rels
         .par_iter()
@@ -187,6 +200,9 @@ pub fn analyze(
     // database later costs its size, not a rebuild from tuples.
     for rel in 0..solver.prog.relations.len() {
         let name = solver.prog.relations[rel].name.clone();
+        if unencoded.contains(&rel) {
+            continue;
+        }
         if solver.prog.relations[rel].options.output || solver.prog.relations[rel].options.input {
             solver.write_bdd_file(rel, &dir.join(format!("{name}.bdd")))?;
             let tuples = dir.join(format!("{name}.tuples"));
@@ -249,4 +265,19 @@ fn database_schema(solver: &Solver, program: &str) -> String {
         );
     }
     out
+}
+
+/// The relations some rule reads, positively or negated. [`analyze`]
+/// encodes only these of the fact relations; the others stay empty in the
+/// solver it returns and are read from the database's `.tuples`.
+pub fn relations_read(prog: &crate::datalog::program::Program) -> HashSet<usize> {
+    use crate::datalog::program::Literal;
+    prog.rules
+        .iter()
+        .flat_map(|r| &r.body)
+        .filter_map(|l| match l {
+            Literal::Pos(a) | Literal::Neg(a) => Some(a.rel),
+            Literal::Cmp { .. } => None,
+        })
+        .collect()
 }

@@ -71,7 +71,7 @@ impl Hasher for MixHasher {
 type MixMap<K, V> = HashMap<K, V, BuildHasherDefault<MixHasher>>;
 
 /// Tables start at most this large; they grow on demand.
-const INITIAL_CAPACITY: usize = 1 << 12;
+const INITIAL_CAPACITY: usize = 1 << 20;
 
 /// `a ∧ b`.
 pub fn and(a: &Bdd, b: &Bdd) -> Bdd {
@@ -81,7 +81,7 @@ pub fn and(a: &Bdd, b: &Bdd) -> Bdd {
     if b.is_false() || a.is_true() {
         return b.clone();
     }
-    apply(a, b, |x, y| match (x, y) {
+    apply(a, b, a.size().min(b.size()), |x, y| match (x, y) {
         (Some(false), _) | (_, Some(false)) => Some(false),
         (Some(true), Some(true)) => Some(true),
         _ => None,
@@ -96,7 +96,9 @@ pub fn or(a: &Bdd, b: &Bdd) -> Bdd {
     if b.is_false() || a.is_true() {
         return a.clone();
     }
-    apply(a, b, |x, y| match (x, y) {
+    // A disjunction visits every node of both operands.
+    let hint = a.size().max(b.size());
+    apply(a, b, hint, |x, y| match (x, y) {
         (Some(true), _) | (_, Some(true)) => Some(true),
         (Some(false), Some(false)) => Some(false),
         _ => None,
@@ -111,7 +113,8 @@ pub fn and_not(a: &Bdd, b: &Bdd) -> Bdd {
     if b.is_true() {
         return mk_false(a.num_vars());
     }
-    apply(a, b, |x, y| match (x, y) {
+    // Conjunctions visit at most the pairs the smaller operand allows.
+    apply(a, b, a.size().min(b.size()), |x, y| match (x, y) {
         (Some(false), _) | (_, Some(true)) => Some(false),
         (Some(true), Some(false)) => Some(true),
         _ => None,
@@ -126,12 +129,17 @@ pub fn and_exists(a: &Bdd, b: &Bdd, quantify: &VarSet) -> Bdd {
     if b.is_false() {
         return b.clone();
     }
+    // The smaller operand bounds the work, but `true` (in `exists`) does not.
+    let hint = match (a.size(), b.size()) {
+        (2, n) | (n, 2) => n,
+        (m, n) => m.min(n),
+    };
     let mut job = Product {
         a,
         b,
         quantify,
-        out: Output::new(a.num_vars(), a.size().min(b.size())),
-        memo: table(a.size().min(b.size())),
+        out: Output::new(a.num_vars(), hint),
+        memo: table(hint),
         or_memo: MixMap::default(),
     };
     let root = job.product(a.root_pointer(), b.root_pointer());
@@ -257,8 +265,14 @@ fn compact(nodes: &[BddNode], root: BddPointer) -> Vec<BddNode> {
     out
 }
 
-/// A binary operation: `op` decides terminal cases (`None` for "recurse").
-fn apply(left: &Bdd, right: &Bdd, op: fn(Option<bool>, Option<bool>) -> Option<bool>) -> Bdd {
+/// A binary operation: `op` decides terminal cases (`None` for "recurse");
+/// `hint` is the expected number of node pairs visited.
+fn apply(
+    left: &Bdd,
+    right: &Bdd,
+    hint: usize,
+    op: fn(Option<bool>, Option<bool>) -> Option<bool>,
+) -> Bdd {
     struct Apply<'a> {
         left: &'a Bdd,
         right: &'a Bdd,
@@ -285,7 +299,6 @@ fn apply(left: &Bdd, right: &Bdd, op: fn(Option<bool>, Option<bool>) -> Option<b
             p
         }
     }
-    let hint = left.size().min(right.size());
     let mut job = Apply {
         left,
         right,
