@@ -113,7 +113,7 @@ pub fn and_not(a: &Bdd, b: &Bdd) -> Bdd {
     if b.is_true() {
         return mk_false(a.num_vars());
     }
-    // Conjunctions visit at most the pairs the smaller operand allows.
+    // Where one operand is small, so is the work: start from its size.
     apply(a, b, a.size().min(b.size()), |x, y| match (x, y) {
         (Some(false), _) | (_, Some(true)) => Some(false),
         (Some(true), Some(false)) => Some(true),
@@ -129,7 +129,7 @@ pub fn and_exists(a: &Bdd, b: &Bdd, quantify: &VarSet) -> Bdd {
     if b.is_false() {
         return b.clone();
     }
-    // The smaller operand bounds the work, but `true` (in `exists`) does not.
+    // Start from the smaller operand, unless that is `true` (in `exists`).
     let hint = match (a.size(), b.size()) {
         (2, n) | (n, 2) => n,
         (m, n) => m.min(n),
