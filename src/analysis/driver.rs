@@ -140,17 +140,12 @@ pub fn analyze(
     // it reads on demand: for the whole JDK, encoding them costs more than
     // the rest of the load.
     let read = relations_read(&solver.prog);
-    let fact_rels: Vec<(usize, usize)> = RELATIONS
+    let (fact_rels, unread): (Vec<_>, Vec<_>) = RELATIONS
         .iter()
         .enumerate()
         .filter_map(|(r, schema)| Some((solver.prog.relation_id(schema.name)?, r)))
-        .filter(|(rid, _)| read.contains(rid))
-        .collect();
-    let unencoded: HashSet<usize> = RELATIONS
-        .iter()
-        .filter_map(|schema| solver.prog.relation_id(schema.name))
-        .filter(|rid| !read.contains(rid))
-        .collect();
+        .partition(|(rid, _)| read.contains(rid));
+    let unencoded: HashSet<usize> = unread.into_iter().map(|(rid, _)| rid).collect();
     let mut built: Vec<(usize, biodivine_lib_bdd::Bdd)> = fact_rels
         .par_iter()
         .map(|&(rid, r)| {
