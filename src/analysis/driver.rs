@@ -193,19 +193,24 @@ pub fn analyze(
     let solve = start.elapsed();
     // Every relation, facts included, is stored as a BDD: opening the
     // database later costs its size, not a rebuild from tuples.
-    for rel in 0..solver.prog.relations.len() {
-        let name = solver.prog.relations[rel].name.clone();
-        if unencoded.contains(&rel) {
-            continue;
-        }
-        if solver.prog.relations[rel].options.output || solver.prog.relations[rel].options.input {
+    // Relations are written side by side: for the whole JDK, one by one
+    // takes longer than the start of the solve.
+    (0..solver.prog.relations.len())
+        .into_par_iter()
+        .filter(|rel| !unencoded.contains(rel))
+        .filter(|&rel| {
+            let options = &solver.prog.relations[rel].options;
+            options.output || options.input
+        })
+        .try_for_each(|rel| -> Result<(), AnalysisError> {
+            let name = &solver.prog.relations[rel].name;
             solver.write_bdd_file(rel, &dir.join(format!("{name}.bdd")))?;
             let tuples = dir.join(format!("{name}.tuples"));
             if tuples.is_file() {
                 std::fs::remove_file(tuples)?;
             }
-        }
-    }
+            Ok(())
+        })?;
     solver.write_bddinfo(&dir.join("bddinfo"))?;
     std::fs::write(dir.join("database.dl"), database_schema(&solver, &text))?;
     manifest.option("variant", &opts.variant.to_string());

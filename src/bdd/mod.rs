@@ -3,6 +3,7 @@
 //! - [`layout`]: which BDD variable encodes which bit of which domain instance;
 //! - [`node_builder`]: a hash-consed node arena for the operations biodivine lacks;
 //! - [`apply`]: and, or, and-not and the relational product, sized to their work;
+//! - [`partition`]: a relation cut into disjoint parts, for parallel joins;
 //! - [`relprod`]: relational product and projection;
 //! - [`rename`]: moving relations between domain instances;
 //! - [`encode`] / [`decode`]: values and tuples into BDDs, and counts and tuples out.
@@ -12,6 +13,7 @@ pub mod decode;
 pub mod encode;
 pub mod layout;
 pub mod node_builder;
+pub mod partition;
 pub mod relprod;
 pub mod rename;
 

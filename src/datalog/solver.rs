@@ -27,12 +27,13 @@
 
 use super::error::{Error, ErrorKind, Result};
 use super::planner::{plan_rule, RulePlan, Source, Step};
-use super::program::{Program, RelId};
+use super::program::{Literal, Program, RelId};
 use super::stratify::{stratify, Stratum};
 use crate::bdd::apply;
 use crate::bdd::decode::{count, node_count};
 use crate::bdd::layout::{DomainSpec, Layout, LayoutBuilder};
 use crate::bdd::node_builder::{mk_false, mk_true};
+use crate::bdd::partition::partition;
 use crate::bdd::relprod::{exists, relprod};
 use crate::bdd::rename::rename;
 use biodivine_lib_bdd::{Bdd, BddVariable};
@@ -77,6 +78,9 @@ pub struct Solver {
     /// When set, a running solve stops at the next iteration with a
     /// `Cancelled` error (an interactive user pressed Ctrl-C).
     pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// Under `REFRACT_TRACE`: time and count per (rule, step), printed
+    /// after the solve.
+    step_profile: std::sync::Mutex<HashMap<(usize, String), (Duration, u64)>>,
 }
 
 impl Solver {
@@ -111,6 +115,7 @@ impl Solver {
             strata,
             stats,
             cancel: None,
+            step_profile: Default::default(),
         })
     }
 
@@ -156,14 +161,37 @@ impl Solver {
     pub fn solve_only(&mut self, affected: &dyn Fn(RelId) -> bool) -> Result<()> {
         let start = Instant::now();
         self.stats.iterations.clear();
-        for si in 0..self.strata.len() {
-            if !self.strata[si].relations.iter().any(|&r| affected(r)) {
+        let mut si = 0;
+        while si < self.strata.len() {
+            self.check_cancel()?;
+            // Independent non-recursive strata (the per-call copies of the
+            // facts, say) run side by side.
+            let end = self.independent_run(si);
+            if end > si + 1 {
+                let group: Vec<Stratum> = self.strata[si..end]
+                    .iter()
+                    .filter(|st| st.relations.iter().any(|&r| affected(r)))
+                    .cloned()
+                    .collect();
+                let outs = group
+                    .par_iter()
+                    .map(|st| self.run_exit_rules(st))
+                    .collect::<Result<Vec<_>>>()?;
+                for (plans, _, results) in outs {
+                    for (rel, r) in self.collect_exits(&plans, results) {
+                        self.rels[rel] = apply::or(&self.rels[rel], &r);
+                    }
+                    self.stats.iterations.push(1);
+                }
+                si = end;
                 continue;
             }
-            self.check_cancel()?;
-            let stratum = self.strata[si].clone();
-            let iters = self.solve_stratum(&stratum)?;
-            self.stats.iterations.push(iters);
+            if self.strata[si].relations.iter().any(|&r| affected(r)) {
+                let stratum = self.strata[si].clone();
+                let iters = self.solve_stratum(&stratum)?;
+                self.stats.iterations.push(iters);
+            }
+            si += 1;
         }
         self.stats.time = start.elapsed();
         if tracing() {
@@ -179,11 +207,30 @@ impl Solver {
                     self.prog.rules[i].text
                 );
             }
+            let profile =
+                std::mem::take(&mut *self.step_profile.lock().unwrap_or_else(|e| e.into_inner()));
+            let mut steps: Vec<_> = profile.into_iter().collect();
+            steps.sort_by_key(|(_, (t, _))| std::cmp::Reverse(*t));
+            for ((rule, step), (t, n)) in steps.into_iter().take(25) {
+                eprintln!(
+                    "[trace] step total {:.3}s, {n} runs: {step} in {}",
+                    t.as_secs_f64(),
+                    self.prog.rules[rule].text
+                );
+            }
         }
         Ok(())
     }
 
-    fn solve_stratum(&mut self, stratum: &Stratum) -> Result<u64> {
+    /// Plans a stratum's rules, prepares their static parts and runs the
+    /// rules without a recursive subgoal (all of them, in a non-recursive
+    /// stratum). Returns the plans, the static parts and each such rule's
+    /// result (plan index, result, time).
+    #[allow(clippy::type_complexity)]
+    fn run_exit_rules(
+        &self,
+        stratum: &Stratum,
+    ) -> Result<(Vec<RulePlan>, Vec<Prepared>, Vec<(usize, Bdd, Duration)>)> {
         let dynamic: HashSet<RelId> = stratum.relations.iter().copied().collect();
         let plans: Vec<RulePlan> = stratum
             .rules
@@ -228,6 +275,16 @@ impl Solver {
                 Ok((i, r, t.elapsed()))
             })
             .collect::<Result<_>>()?;
+        Ok((plans, statics, results))
+    }
+
+    /// Records the results of [`Self::run_exit_rules`]: their statistics,
+    /// and their union per head relation.
+    fn collect_exits(
+        &mut self,
+        plans: &[RulePlan],
+        results: Vec<(usize, Bdd, Duration)>,
+    ) -> HashMap<RelId, Bdd> {
         let mut fresh: HashMap<RelId, Bdd> = HashMap::new();
         for (i, r, dt) in results {
             if tracing() {
@@ -241,6 +298,34 @@ impl Solver {
             self.record(&plans[i], &r, dt);
             accumulate(&mut fresh, plans[i].head_rel, r);
         }
+        fresh
+    }
+
+    /// The end of the run of strata from `start` that are not recursive
+    /// and read nothing another of them defines: they can be evaluated
+    /// side by side.
+    fn independent_run(&self, start: usize) -> usize {
+        let mut defined: HashSet<RelId> = HashSet::new();
+        let mut end = start;
+        while let Some(st) = self.strata.get(end) {
+            let reads_group = st.rules.iter().any(|&r| {
+                self.prog.rules[r].body.iter().any(|l| match l {
+                    Literal::Pos(a) | Literal::Neg(a) => defined.contains(&a.rel),
+                    Literal::Cmp { .. } => false,
+                })
+            });
+            if st.recursive || reads_group {
+                break;
+            }
+            defined.extend(st.relations.iter().copied());
+            end += 1;
+        }
+        end
+    }
+
+    fn solve_stratum(&mut self, stratum: &Stratum) -> Result<u64> {
+        let (plans, statics, results) = self.run_exit_rules(stratum)?;
+        let mut fresh = self.collect_exits(&plans, results);
         if !stratum.recursive {
             for (rel, r) in fresh {
                 self.rels[rel] = apply::or(&self.rels[rel], &r);
@@ -462,10 +547,22 @@ impl Solver {
             })
             .collect();
         let mut steps = 0;
+        #[derive(Default)]
+        struct Profile {
+            jobs_wall: Duration,
+            jobs_cpu: Duration,
+            post_wall: Duration,
+        }
+        let mut profile = Profile::default();
+        let nv = self.layout.num_vars();
+        let mut recent: HashMap<RelId, Bdd> = HashMap::new();
         while !frontier.is_empty() {
             self.check_cancel()?;
             steps += 1;
-            let results: Vec<(usize, Bdd, Duration)> = saturating
+            // Each rule's new tuples of its driving subgoal, prepared, and
+            // cut into parts that the threads join independently: one
+            // rule's join often dominates a step.
+            let deltas: Vec<(usize, Bdd)> = saturating
                 .par_iter()
                 .enumerate()
                 .filter_map(|(si, s)| {
@@ -474,36 +571,114 @@ impl Solver {
                     Some((|| {
                         let t = Instant::now();
                         let delta = self.prepare_atom(&p.atoms[s.atom], d)?;
-                        let mut dyns: HashMap<(usize, Source), &Bdd> = HashMap::new();
-                        dyns.insert((s.atom, Source::Delta), &delta);
-                        for ((pi, atom), b) in &fulls {
-                            if *pi == s.plan {
-                                dyns.insert((*atom, Source::Full), b);
-                            }
+                        if tracing() {
+                            let mut prof =
+                                self.step_profile.lock().unwrap_or_else(|e| e.into_inner());
+                            let e = prof.entry((p.rule, "prepare delta".into())).or_default();
+                            e.0 += t.elapsed();
+                            e.1 += 1;
                         }
-                        let r = self.run_steps(p, &s.steps, &statics[s.plan], &dyns)?;
-                        Ok((si, r, t.elapsed()))
+                        Ok((si, delta))
                     })())
                 })
                 .collect::<Result<_>>()?;
-            let mut found: HashMap<RelId, Bdd> = HashMap::new();
-            for (si, r, dt) in results {
-                self.record_rule(plans[saturating[si].plan].rule, &r, dt);
-                accumulate(&mut found, plans[saturating[si].plan].head_rel, r);
-            }
-            frontier = found
-                .into_par_iter()
-                .filter_map(|(rel, x)| {
-                    let mut x = apply::and_not(&x, &self.rels[rel]);
-                    if let Some(n) = new.get(&rel) {
-                        x = apply::and_not(&x, n);
-                    }
-                    (!x.is_false()).then_some((rel, x))
+            let jobs: Vec<(usize, Bdd)> = deltas
+                .into_iter()
+                .flat_map(|(si, d)| {
+                    partition(&d, PARALLEL_PARTS, PARALLEL_MIN_NODES)
+                        .into_iter()
+                        .map(move |part| (si, part))
                 })
                 .collect();
-            for (rel, x) in &frontier {
-                accumulate(new, *rel, x.clone());
+            let jobs_start = Instant::now();
+            let (known, recent_now) = (&*new, &recent);
+            let results: Vec<(usize, Bdd, Duration)> = jobs
+                .par_iter()
+                .map(|(si, delta)| {
+                    let s = &saturating[*si];
+                    let p = &plans[s.plan];
+                    let t = Instant::now();
+                    let mut dyns: HashMap<(usize, Source), &Bdd> = HashMap::new();
+                    dyns.insert((s.atom, Source::Delta), delta);
+                    for ((pi, atom), b) in &fulls {
+                        if *pi == s.plan {
+                            dyns.insert((*atom, Source::Full), b);
+                        }
+                    }
+                    let mut r = self.run_steps(p, &s.steps, &statics[s.plan], &dyns)?;
+                    // What is known already goes here, on the job's thread.
+                    let head = p.head_rel;
+                    r = apply::and_not(&r, &self.rels[head]);
+                    for known in [known.get(&head), recent_now.get(&head)]
+                        .into_iter()
+                        .flatten()
+                    {
+                        r = apply::and_not(&r, known);
+                    }
+                    Ok((*si, r, t.elapsed()))
+                })
+                .collect::<Result<_>>()?;
+            profile.jobs_wall += jobs_start.elapsed();
+            let post_start = Instant::now();
+            let mut parts: HashMap<RelId, Vec<Bdd>> = HashMap::new();
+            for (si, r, dt) in results {
+                profile.jobs_cpu += dt;
+                self.record_rule(plans[saturating[si].plan].rule, &r, dt);
+                if !r.is_false() {
+                    parts
+                        .entry(plans[saturating[si].plan].head_rel)
+                        .or_default()
+                        .push(r);
+                }
             }
+            frontier = parts
+                .into_par_iter()
+                .filter_map(|(rel, parts)| {
+                    let union = parts
+                        .into_par_iter()
+                        .reduce_with(|a, b| apply::or(&a, &b))?;
+                    Some((rel, union))
+                })
+                .collect();
+            // `new` is kept as a base and a recent part, which absorbs each
+            // step's tuples and is folded into the base once it holds a
+            // quarter of its size: a step costs the recent part's size,
+            // not all of `new`'s.
+            let folds: Vec<(RelId, Bdd, Option<Bdd>)> = frontier
+                .par_iter()
+                .map(|(rel, x)| {
+                    let r = recent
+                        .get(rel)
+                        .map_or_else(|| x.clone(), |r| apply::or(r, x));
+                    let base = new.get(rel).map_or(0, |b| b.size());
+                    if r.size() * 4 > base {
+                        let merged = new.get(rel).map_or_else(|| r.clone(), |b| apply::or(b, &r));
+                        (*rel, mk_false(nv), Some(merged))
+                    } else {
+                        (*rel, r, None)
+                    }
+                })
+                .collect();
+            for (rel, r, merged) in folds {
+                recent.insert(rel, r);
+                if let Some(m) = merged {
+                    new.insert(rel, m);
+                }
+            }
+            profile.post_wall += post_start.elapsed();
+        }
+        for (rel, r) in recent {
+            if !r.is_false() {
+                accumulate(new, rel, r);
+            }
+        }
+        if tracing() {
+            eprintln!(
+                "[trace]   saturation: joins {:.3}s wall, {:.3}s summed; merging {:.3}s",
+                profile.jobs_wall.as_secs_f64(),
+                profile.jobs_cpu.as_secs_f64(),
+                profile.post_wall.as_secs_f64()
+            );
         }
         Ok(steps)
     }
@@ -650,6 +825,19 @@ impl Solver {
                 Step::And(c) => apply::and(&result, &p.cmps[*c].bdd),
                 Step::Exists(q) => exists(&result, q),
             };
+            if tracing() {
+                let name = match step {
+                    Step::Join { factor, source, .. } => format!(
+                        "join {:?} {}",
+                        source, self.prog.relations[p.atoms[p.factors[*factor].atom].rel].name
+                    ),
+                    other => format!("{other:?}").chars().take(20).collect(),
+                };
+                let mut prof = self.step_profile.lock().unwrap_or_else(|e| e.into_inner());
+                let e = prof.entry((p.rule, name)).or_default();
+                e.0 += t.elapsed();
+                e.1 += 1;
+            }
             if tracing() && t.elapsed().as_millis() >= 100 {
                 let operand = match step {
                     Step::Join { factor, source, .. } => format!(
@@ -675,6 +863,7 @@ impl Solver {
                 return Ok(result);
             }
         }
+        let t = Instant::now();
         let mut out = rename(&result, &p.head.rename).map_err(|e| {
             Error::new(
                 ErrorKind::Unsupported,
@@ -684,9 +873,22 @@ impl Solver {
         if let Some(extra) = &p.head.extra {
             out = apply::and(&out, extra);
         }
+        if tracing() {
+            let mut prof = self.step_profile.lock().unwrap_or_else(|e| e.into_inner());
+            let e = prof.entry((p.rule, "head".to_string())).or_default();
+            e.0 += t.elapsed();
+            e.1 += 1;
+        }
         Ok(out)
     }
 }
+
+/// A saturation step's driving tuples are cut into at most this many
+/// parts, joined in parallel…
+const PARALLEL_PARTS: usize = 4;
+/// …when they have at least this many nodes (smaller joins are cheaper
+/// than the cut).
+const PARALLEL_MIN_NODES: usize = 2048;
 
 /// A rule run to saturation between iterations, driven by one subgoal
 /// over a relation of the stratum: its only such subgoal (a linear rule,
