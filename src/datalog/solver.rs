@@ -537,6 +537,14 @@ impl Solver {
                 Ok(((pi, atom), self.prepare_atom(a, &self.rels[a.rel])?))
             })
             .collect::<Result<_>>()?;
+        // A rule that reads an empty relation in full derives nothing: it
+        // is skipped before its first join (which may be the costly one).
+        let mut empty_full = vec![false; plans.len()];
+        for ((pi, _), b) in &fulls {
+            if b.is_false() {
+                empty_full[*pi] = true;
+            }
+        }
         let mut frontier: HashMap<RelId, Bdd> = saturating
             .iter()
             .filter_map(|s| {
@@ -565,6 +573,7 @@ impl Solver {
             let deltas: Vec<(usize, Bdd)> = saturating
                 .par_iter()
                 .enumerate()
+                .filter(|(_, s)| !empty_full[s.plan])
                 .filter_map(|(si, s)| {
                     let p = &plans[s.plan];
                     let d = frontier.get(&p.atoms[s.atom].rel)?;
