@@ -581,11 +581,7 @@ impl Solver {
                         let t = Instant::now();
                         let delta = self.prepare_atom(&p.atoms[s.atom], d)?;
                         if tracing() {
-                            let mut prof =
-                                self.step_profile.lock().unwrap_or_else(|e| e.into_inner());
-                            let e = prof.entry((p.rule, "prepare delta".into())).or_default();
-                            e.0 += t.elapsed();
-                            e.1 += 1;
+                            self.note_step(p.rule, "prepare delta".into(), t.elapsed());
                         }
                         Ok((si, delta))
                     })())
@@ -842,10 +838,7 @@ impl Solver {
                     ),
                     other => format!("{other:?}").chars().take(20).collect(),
                 };
-                let mut prof = self.step_profile.lock().unwrap_or_else(|e| e.into_inner());
-                let e = prof.entry((p.rule, name)).or_default();
-                e.0 += t.elapsed();
-                e.1 += 1;
+                self.note_step(p.rule, name, t.elapsed());
             }
             if tracing() && t.elapsed().as_millis() >= 100 {
                 let operand = match step {
@@ -883,12 +876,17 @@ impl Solver {
             out = apply::and(&out, extra);
         }
         if tracing() {
-            let mut prof = self.step_profile.lock().unwrap_or_else(|e| e.into_inner());
-            let e = prof.entry((p.rule, "head".to_string())).or_default();
-            e.0 += t.elapsed();
-            e.1 += 1;
+            self.note_step(p.rule, "head".into(), t.elapsed());
         }
         Ok(out)
+    }
+
+    /// Adds `dt` to the trace's total for `step` of `rule`.
+    fn note_step(&self, rule: usize, step: String, dt: Duration) {
+        let mut profile = self.step_profile.lock().unwrap_or_else(|e| e.into_inner());
+        let e = profile.entry((rule, step)).or_default();
+        e.0 += dt;
+        e.1 += 1;
     }
 }
 
