@@ -207,19 +207,27 @@ impl Solver {
                     self.prog.rules[i].text
                 );
             }
-            let profile =
-                std::mem::take(&mut *self.step_profile.lock().unwrap_or_else(|e| e.into_inner()));
-            let mut steps: Vec<_> = profile.into_iter().collect();
-            steps.sort_by_key(|(_, (t, _))| std::cmp::Reverse(*t));
-            for ((rule, step), (t, n)) in steps.into_iter().take(25) {
-                eprintln!(
-                    "[trace] step total {:.3}s, {n} runs: {step} in {}",
-                    t.as_secs_f64(),
-                    self.prog.rules[rule].text
-                );
-            }
+            self.print_step_totals(25);
+            self.step_profile
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .clear();
         }
         Ok(())
+    }
+
+    /// Prints the trace's `top` largest step totals so far.
+    fn print_step_totals(&self, top: usize) {
+        let profile = self.step_profile.lock().unwrap_or_else(|e| e.into_inner());
+        let mut steps: Vec<_> = profile.iter().collect();
+        steps.sort_by_key(|(_, (t, _))| std::cmp::Reverse(*t));
+        for ((rule, step), (t, n)) in steps.into_iter().take(top) {
+            eprintln!(
+                "[trace] step total {:.3}s, {n} runs: {step} in {}",
+                t.as_secs_f64(),
+                self.prog.rules[*rule].text
+            );
+        }
     }
 
     /// Plans a stratum's rules, prepares their static parts and runs the
@@ -487,6 +495,10 @@ impl Solver {
                     saturate_time.as_secs_f64(),
                     sizes.join(", ")
                 );
+            }
+            // Long runs show where the time goes as they go.
+            if tracing() && iterations % 25 == 0 {
+                self.print_step_totals(10);
             }
             for (rel, new, next) in merged {
                 let prev = std::mem::replace(&mut self.rels[rel], next);
