@@ -1,7 +1,9 @@
 //! Times the copy rules' join on a solved database: a slice of `vP` (the
 //! tuples of every `k`-th variable, like a saturation step's new tuples)
 //! joined with `assignCall` and with `A`, each in its own layout and with
-//! source and destination swapped.
+//! source and destination swapped, then again with the variables
+//! renumbered in depth-first order of the call graph (callers beside
+//! their callees).
 //! `cargo run --release --example copy_join -- DB [EVERY_KTH]`
 use biodivine_lib_bdd::{Bdd, BddVariable};
 use refract::bdd::apply::and_exists;

@@ -193,8 +193,8 @@ pub fn analyze(
     let solve = start.elapsed();
     // Every relation, facts included, is stored as a BDD: opening the
     // database later costs its size, not a rebuild from tuples.
-    // Relations are written side by side: for the whole JDK, one by one
-    // takes longer than the start of the solve.
+    // Relations are written side by side: the whole JDK has dozens of
+    // large ones.
     (0..solver.prog.relations.len())
         .into_par_iter()
         .filter(|rel| !unencoded.contains(rel))
