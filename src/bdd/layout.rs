@@ -292,6 +292,30 @@ impl Layout {
         &self.instances
     }
 
+    /// The instances in file order, as `bddinfo` and `.bdd` files number
+    /// them: allocation order, except that each domain's instances take
+    /// the places its instances occupy in increasing instance number, so
+    /// that the k-th occurrence of a domain in `bddinfo` is its instance k
+    /// (as bddbddb reads it), whatever the variable order.
+    pub fn file_order(&self) -> Vec<InstanceId> {
+        let mut by_domain: Vec<Vec<InstanceId>> = vec![Vec::new(); self.domains.len()];
+        for (id, inst) in self.instances.iter().enumerate() {
+            by_domain[inst.domain].push(id);
+        }
+        for ids in &mut by_domain {
+            ids.sort_by_key(|&id| self.instances[id].index);
+            ids.reverse();
+        }
+        self.instances
+            .iter()
+            .map(|inst| {
+                by_domain[inst.domain]
+                    .pop()
+                    .expect("one slot per instance of the domain")
+            })
+            .collect()
+    }
+
     /// One instance.
     pub fn instance(&self, id: InstanceId) -> &Instance {
         &self.instances[id]

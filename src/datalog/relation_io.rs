@@ -113,7 +113,7 @@ impl Solver {
     }
 
     /// Reads a JavaBDD dump of relation `rel`, translating its variable
-    /// numbering (from the `bddinfo` beside it, or the program's allocation
+    /// numbering (from the `bddinfo` beside it, or this layout's file
     /// order) into this layout, reordering as needed.
     pub fn read_bdd_file(&self, rel: RelId, path: &Path) -> Result<Bdd> {
         let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, &e))?;
@@ -143,7 +143,14 @@ impl Solver {
             }
             out
         } else {
-            self.prog.allocation.clone()
+            self.layout
+                .file_order()
+                .into_iter()
+                .map(|id| {
+                    let inst = self.layout.instance(id);
+                    (inst.domain, inst.index)
+                })
+                .collect()
         };
         let attr_insts: Vec<usize> = self.prog.relations[rel]
             .attrs
@@ -312,10 +319,12 @@ impl Solver {
         Ok(())
     }
 
-    /// Writes `bddinfo`: one domain name per instance, in allocation order.
+    /// Writes `bddinfo`: one domain name per instance, in file order
+    /// (see [`crate::bdd::layout::Layout::file_order`]).
     pub fn write_bddinfo(&self, path: &Path) -> Result<()> {
         let mut text = String::new();
-        for inst in self.layout.instances() {
+        for id in self.layout.file_order() {
+            let inst = self.layout.instance(id);
             text.push_str(&self.layout.domains()[inst.domain].name);
             text.push('\n');
         }
@@ -323,7 +332,7 @@ impl Solver {
     }
 
     /// Writes one relation as a JavaBDD dump (variables numbered in
-    /// allocation order, as `bddinfo` lists them).
+    /// file order, as `bddinfo` lists them).
     pub fn write_bdd_file(&self, rel: RelId, path: &Path) -> Result<()> {
         let bdd = &self.rels[rel];
         let dump = if bdd.is_false() {
@@ -331,11 +340,11 @@ impl Solver {
         } else if bdd.is_true() {
             BddDump::Constant(true)
         } else {
-            // Allocation numbering: instances in layout order, bit 0 first.
+            // File numbering: instances in file order, bit 0 first.
             let mut file_var = vec![0u32; self.layout.num_vars() as usize];
             let mut var_levels = Vec::with_capacity(file_var.len());
-            for inst in self.layout.instances() {
-                for v in &inst.vars {
+            for id in self.layout.file_order() {
+                for v in &self.layout.instance(id).vars {
                     file_var[v.to_index()] = var_levels.len() as u32;
                     var_levels.push(v.to_index() as u32);
                 }

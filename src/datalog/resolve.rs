@@ -183,25 +183,15 @@ impl Resolver<'_> {
             let mut resolved: Vec<Attribute> = Vec::new();
             for a in attrs {
                 let (domain, instance) = if let Some(d) = self.prog.domain_id(&a.ty) {
-                    // Any instance: the first allocated one this relation does not use yet.
+                    // As in bddbddb, a bare domain is its lowest-numbered
+                    // instance this relation does not use yet (H0, then H1),
+                    // wherever the variable order puts that instance.
                     let used: Vec<u32> = resolved
                         .iter()
                         .filter(|x| x.domain == d)
                         .map(|x| x.instance)
                         .collect();
-                    let allocated: Vec<u32> = self
-                        .prog
-                        .allocation
-                        .iter()
-                        .filter(|(dd, _)| *dd == d)
-                        .map(|(_, i)| *i)
-                        .collect();
-                    let idx = match allocated.iter().find(|i| !used.contains(i)) {
-                        Some(i) => *i,
-                        None => (0..u32::MAX)
-                            .find(|i| !used.contains(i) && !allocated.contains(i))
-                            .unwrap_or(0),
-                    };
+                    let idx = (0..u32::MAX).find(|i| !used.contains(i)).unwrap_or(0);
                     (d, idx)
                 } else if let Some(di) = self.split_instance(&a.ty) {
                     di
