@@ -2,6 +2,7 @@
 //! rules of the chosen variant run, and facts, results, the program text
 //! and metadata are written as one database.
 
+use super::fact_copies::take_fact_copies;
 use super::spec;
 use super::variant::Variant;
 use crate::bdd::encode::relation_from_tuples;
@@ -128,7 +129,8 @@ pub fn analyze(
     }
     std::fs::write(dir.join("program.dl"), &text)?;
     let parsed = parse_str(&text, "program.dl", &dir)?;
-    let prog = resolve(&parsed)?;
+    let mut prog = resolve(&parsed)?;
+    let copies = take_fact_copies(&mut prog);
     let mut solver = Solver::new(prog)?;
 
     // The facts, straight from memory.
@@ -155,6 +157,17 @@ pub fn analyze(
             )
         })
         .collect();
+    // Copies of facts into other layouts, from the facts' rows (see
+    // `fact_copies`).
+    built.par_extend(copies.par_iter().map(|c| {
+        let arity = RELATIONS[c.fact].attrs.len();
+        let rows = c.rows(&b.rels[c.fact], arity);
+        let rows: Vec<&[u32]> = rows.chunks_exact(c.columns.len()).collect();
+        (
+            c.head,
+            relation_from_tuples(nv, &solver.blocks(c.head), &rows),
+        )
+    }));
     let mut inputs: Vec<(usize, Vec<Vec<u64>>)> = Vec::new();
     if let Some(rid) = solver.prog.relation_id("root") {
         inputs.push((rid, root_methods.iter().map(|&m| vec![m as u64]).collect()));

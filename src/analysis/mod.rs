@@ -10,6 +10,7 @@
 
 pub mod driver;
 pub mod export;
+pub mod fact_copies;
 pub mod report;
 pub mod results;
 pub mod spec;
