@@ -8,11 +8,12 @@ use super::variant::Variant;
 use crate::bdd::encode::relation_from_tuples;
 use crate::classfile::model::access;
 use crate::database::manifest::ManifestBuilder;
+use crate::database::staged::StagedDatabase;
 use crate::datalog::parser::parse_str;
 use crate::datalog::resolve::resolve;
 use crate::datalog::solver::Solver;
 use crate::facts::schema::RELATIONS;
-use crate::facts::write::{stage_database, tuples, Summary};
+use crate::facts::write::{tuples, write_maps_and_schema, write_relations, Summary};
 use crate::facts::ProgramFacts;
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -103,7 +104,8 @@ pub fn roots(facts: &ProgramFacts, opts: &AnalysisOptions) -> Result<Vec<u32>, A
 /// once loaded, before the solve. `manifest` holds the inputs; the run's
 /// options and timings are added to it. Returns the solved engine (in
 /// which the fact relations no rule reads, see [`relations_read`], are
-/// empty: the database has them), the write summary and statistics.
+/// empty: the database has them), the summary of the facts written as
+/// maps and tuples, and statistics.
 pub fn analyze(
     facts: ProgramFacts,
     opts: &AnalysisOptions,
@@ -116,8 +118,11 @@ pub fn analyze(
         (Some(path), _) => spec::resolve_file(path, b).map_err(AnalysisError::Spec)?,
         (None, _) => Vec::new(),
     };
-    let (staged, summary) = stage_database(b, db)?;
+    let staged = StagedDatabase::create(db)?;
     let dir = staged.path().to_path_buf();
+    let t = Instant::now();
+    let domains = write_maps_and_schema(b, &dir)?;
+    trace_time("maps written", t);
     let mut text = std::fs::read_to_string(dir.join("schema.dl"))?;
     for (name, rules) in opts.variant.rule_files() {
         let _ = write!(text, "\n# ---- {name} ----\n{rules}");
@@ -148,15 +153,37 @@ pub fn analyze(
         .filter_map(|(r, schema)| Some((solver.prog.relation_id(schema.name)?, r)))
         .partition(|(rid, _)| read.contains(rid));
     let unencoded: HashSet<usize> = unread.into_iter().map(|(rid, _)| rid).collect();
-    let mut built: Vec<(usize, biodivine_lib_bdd::Bdd)> = fact_rels
-        .par_iter()
-        .map(|&(rid, r)| {
-            (
-                rid,
-                relation_from_tuples(nv, &solver.blocks(rid), &tuples(b, r)),
-            )
-        })
-        .collect();
+    // The facts no rule reads are written as `.tuples` while the others
+    // are encoded; those go into the database as `.bdd` files at the end.
+    let as_tuples = |r: usize| {
+        solver
+            .prog
+            .relation_id(RELATIONS[r].name)
+            .is_none_or(|rid| unencoded.contains(&rid))
+    };
+    let (written, mut built) = rayon::join(
+        || {
+            let t = Instant::now();
+            let written = write_relations(b, &dir, &as_tuples);
+            trace_time("unread facts written as tuples", t);
+            written
+        },
+        || -> Vec<(usize, biodivine_lib_bdd::Bdd)> {
+            fact_rels
+                .par_iter()
+                .map(|&(rid, r)| {
+                    (
+                        rid,
+                        relation_from_tuples(nv, &solver.blocks(rid), &tuples(b, r)),
+                    )
+                })
+                .collect()
+        },
+    );
+    let summary = Summary {
+        domains,
+        relations: written?,
+    };
     // Copies of facts into other layouts, from the facts' rows (see
     // `fact_copies`).
     built.par_extend(copies.par_iter().map(|c| {
@@ -204,6 +231,7 @@ pub fn analyze(
     let start = Instant::now();
     solver.solve()?;
     let solve = start.elapsed();
+    let t = Instant::now();
     // Every relation, facts included, is stored as a BDD: opening the
     // database later costs its size, not a rebuild from tuples.
     // Relations are written side by side: the whole JDK has dozens of
@@ -218,13 +246,10 @@ pub fn analyze(
         .try_for_each(|rel| -> Result<(), AnalysisError> {
             let name = &solver.prog.relations[rel].name;
             solver.write_bdd_file(rel, &dir.join(format!("{name}.bdd")))?;
-            let tuples = dir.join(format!("{name}.tuples"));
-            if tuples.is_file() {
-                std::fs::remove_file(tuples)?;
-            }
             Ok(())
         })?;
     solver.write_bddinfo(&dir.join("bddinfo"))?;
+    trace_time("results written", t);
     std::fs::write(dir.join("database.dl"), database_schema(&solver, &text))?;
     manifest.option("variant", &opts.variant.to_string());
     for c in &opts.mains {
@@ -293,4 +318,11 @@ pub fn relations_read(prog: &crate::datalog::program::Program) -> HashSet<usize>
             Literal::Cmp { .. } => None,
         })
         .collect()
+}
+
+/// With `REFRACT_TRACE`, prints how long a phase took.
+fn trace_time(what: &str, start: Instant) {
+    if std::env::var_os("REFRACT_TRACE").is_some() {
+        eprintln!("[trace] {what} in {:.3}s", start.elapsed().as_secs_f64());
+    }
 }

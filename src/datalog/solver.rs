@@ -542,6 +542,7 @@ impl Solver {
                 }
             }
         }
+        let fulls_start = Instant::now();
         let fulls: HashMap<(usize, usize), Bdd> = needed
             .par_iter()
             .map(|&(pi, atom)| {
@@ -572,8 +573,12 @@ impl Solver {
             jobs_wall: Duration,
             jobs_cpu: Duration,
             post_wall: Duration,
+            prepare_wall: Duration,
         }
-        let mut profile = Profile::default();
+        let mut profile = Profile {
+            prepare_wall: fulls_start.elapsed(),
+            ..Profile::default()
+        };
         let nv = self.layout.num_vars();
         let mut recent: HashMap<RelId, Bdd> = HashMap::new();
         while !frontier.is_empty() {
@@ -582,6 +587,7 @@ impl Solver {
             // Each rule's new tuples of its driving subgoal, prepared, and
             // cut into parts that the threads join independently: one
             // rule's join often dominates a step.
+            let prepare_start = Instant::now();
             let deltas: Vec<(usize, Bdd)> = saturating
                 .par_iter()
                 .enumerate()
@@ -607,6 +613,7 @@ impl Solver {
                         .map(move |part| (si, part))
                 })
                 .collect();
+            profile.prepare_wall += prepare_start.elapsed();
             let jobs_start = Instant::now();
             let (known, recent_now) = (&*new, &recent);
             let results: Vec<(usize, Bdd, Duration)> = jobs
@@ -684,14 +691,17 @@ impl Solver {
             }
             profile.post_wall += post_start.elapsed();
         }
+        let fold_start = Instant::now();
         for (rel, r) in recent {
             if !r.is_false() {
                 accumulate(new, rel, r);
             }
         }
+        profile.post_wall += fold_start.elapsed();
         if tracing() {
             eprintln!(
-                "[trace]   saturation: joins {:.3}s wall, {:.3}s summed; merging {:.3}s",
+                "[trace]   saturation: preparing {:.3}s; joins {:.3}s wall, {:.3}s summed; merging {:.3}s",
+                profile.prepare_wall.as_secs_f64(),
                 profile.jobs_wall.as_secs_f64(),
                 profile.jobs_cpu.as_secs_f64(),
                 profile.post_wall.as_secs_f64()

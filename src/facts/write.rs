@@ -11,6 +11,7 @@ use super::schema::{DOMAINS, RELATIONS};
 use crate::bdd::layout::bits_for;
 use crate::database::manifest::ManifestBuilder;
 use crate::database::staged::StagedDatabase;
+use rayon::prelude::*;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
@@ -67,7 +68,7 @@ fn write_lines(path: &Path, n: usize, name: impl Fn(usize) -> String) -> io::Res
 /// adds what else belongs in it and commits it.
 pub fn stage_database(b: &FactsBuilder, dir: &Path) -> io::Result<(StagedDatabase, Summary)> {
     let staged = StagedDatabase::create(dir)?;
-    let summary = write_contents(b, staged.path())?;
+    let summary = write_facts(b, staged.path(), &|_| true)?;
     Ok((staged, summary))
 }
 
@@ -83,69 +84,118 @@ pub fn write_database(
     Ok(summary)
 }
 
-fn write_contents(b: &FactsBuilder, dir: &Path) -> io::Result<Summary> {
+/// Writes the facts into the directory `dir`: the domains' maps,
+/// `schema.dl`, and a `.tuples` file for each relation (an index into
+/// [`RELATIONS`]) that `as_tuples` accepts; the caller stores the others
+/// in another form. The summary counts the relations written.
+pub fn write_facts(
+    b: &FactsBuilder,
+    dir: &Path,
+    as_tuples: &(dyn Fn(usize) -> bool + Sync),
+) -> io::Result<Summary> {
+    let domains = write_maps_and_schema(b, dir)?;
+    let relations = write_relations(b, dir, as_tuples)?;
+    Ok(Summary { domains, relations })
+}
+
+/// Writes each domain's map and `schema.dl` into `dir` (the files a
+/// Datalog program over the facts needs to resolve its names), side by
+/// side. Returns each domain's size.
+pub fn write_maps_and_schema(b: &FactsBuilder, dir: &Path) -> io::Result<Vec<(String, u64)>> {
     let sizes = domain_sizes(b);
-    let mut summary = Summary::default();
-    for &(d, n) in &sizes {
+    sizes.par_iter().try_for_each(|&(d, n)| {
         let path = dir.join(format!("{d}.map"));
         match d {
-            "V" => write_lines(&path, b.var_count(), |k| b.var_name(k as u32))?,
-            "H" => write_lines(&path, b.heaps.len(), |k| b.heaps[k].clone())?,
-            "T" => write_lines(&path, b.types.len(), |k| b.types.names()[k].clone())?,
-            "F" => write_lines(&path, b.fields.len(), |k| b.fields.names()[k].clone())?,
-            "M" => write_lines(&path, b.methods.len(), |k| b.methods.names()[k].clone())?,
-            "I" => write_lines(&path, b.site_count(), |k| b.site_name(k as u32))?,
-            "N" => write_lines(&path, b.names.len(), |k| b.names.names()[k].clone())?,
-            "MOD" => write_lines(&path, b.modifiers.len(), |k| b.modifiers.names()[k].clone())?,
-            _ => write_lines(&path, n as usize, |k| k.to_string())?,
+            "V" => write_lines(&path, b.var_count(), |k| b.var_name(k as u32)),
+            "H" => write_lines(&path, b.heaps.len(), |k| b.heaps[k].clone()),
+            "T" => write_lines(&path, b.types.len(), |k| b.types.names()[k].clone()),
+            "F" => write_lines(&path, b.fields.len(), |k| b.fields.names()[k].clone()),
+            "M" => write_lines(&path, b.methods.len(), |k| b.methods.names()[k].clone()),
+            "I" => write_lines(&path, b.site_count(), |k| b.site_name(k as u32)),
+            "N" => write_lines(&path, b.names.len(), |k| b.names.names()[k].clone()),
+            "MOD" => write_lines(&path, b.modifiers.len(), |k| b.modifiers.names()[k].clone()),
+            _ => write_lines(&path, n as usize, |k| k.to_string()),
         }
-        summary.domains.push((d.to_string(), n));
-    }
+    })?;
+    std::fs::write(dir.join("schema.dl"), schema_text(&sizes))?;
+    Ok(sizes.iter().map(|&(d, n)| (d.to_string(), n)).collect())
+}
+
+/// Writes a `.tuples` file into `dir` for each relation that `as_tuples`
+/// accepts, side by side. Returns their numbers of tuples.
+pub fn write_relations(
+    b: &FactsBuilder,
+    dir: &Path,
+    as_tuples: &(dyn Fn(usize) -> bool + Sync),
+) -> io::Result<Vec<(String, usize)>> {
+    let sizes = domain_sizes(b);
     let bits = |d: &str| {
         sizes
             .iter()
             .find(|(n, _)| *n == d)
             .map_or(1, |(_, s)| bits_for(*s))
     };
-    for (r, schema) in RELATIONS.iter().enumerate() {
-        let rows = tuples(b, r);
-        let mut w = BufWriter::new(std::fs::File::create(
-            dir.join(format!("{}.tuples", schema.name)),
-        )?);
-        let mut seen: Vec<&str> = Vec::new();
-        let header: Vec<String> = schema
-            .attrs
-            .iter()
-            .map(|(_, d)| {
-                let k = seen.iter().filter(|x| *x == d).count();
-                seen.push(d);
-                format!("{d}{k}:{}", bits(d))
-            })
-            .collect();
-        writeln!(w, "# {}", header.join(" "))?;
-        let mut line = String::new();
-        for row in &rows {
-            line.clear();
-            for (k, v) in row.iter().enumerate() {
-                if k > 0 {
-                    line.push(' ');
-                }
-                line.push_str(itoa(*v).as_str());
-            }
-            line.push('\n');
-            w.write_all(line.as_bytes())?;
-        }
-        w.flush()?;
-        summary
-            .relations
-            .push((schema.name.to_string(), rows.len()));
-    }
-    std::fs::write(dir.join("schema.dl"), schema_text(&sizes))?;
-    Ok(summary)
+    (0..RELATIONS.len())
+        .into_par_iter()
+        .filter(|&r| as_tuples(r))
+        .map(|r| {
+            let name = RELATIONS[r].name;
+            let rows = tuples(b, r);
+            write_tuples(&dir.join(format!("{name}.tuples")), r, &rows, &bits)?;
+            Ok((name.to_string(), rows.len()))
+        })
+        .collect()
 }
 
-fn itoa(v: u32) -> String {
-    v.to_string()
+/// One relation's `.tuples` file: a header naming each attribute's domain
+/// instance and width, then a line per tuple.
+fn write_tuples(
+    path: &Path,
+    r: usize,
+    rows: &[&[u32]],
+    bits: &dyn Fn(&str) -> u32,
+) -> io::Result<()> {
+    let schema = &RELATIONS[r];
+    let mut w = BufWriter::new(std::fs::File::create(path)?);
+    let mut seen: Vec<&str> = Vec::new();
+    let header: Vec<String> = schema
+        .attrs
+        .iter()
+        .map(|(_, d)| {
+            let k = seen.iter().filter(|x| *x == d).count();
+            seen.push(d);
+            format!("{d}{k}:{}", bits(d))
+        })
+        .collect();
+    writeln!(w, "# {}", header.join(" "))?;
+    let mut line = Vec::new();
+    for row in rows {
+        line.clear();
+        for (k, v) in row.iter().enumerate() {
+            if k > 0 {
+                line.push(b' ');
+            }
+            push_decimal(&mut line, *v);
+        }
+        line.push(b'\n');
+        w.write_all(&line)?;
+    }
+    w.flush()
+}
+
+/// Appends `v` in decimal to `out`, without allocating.
+fn push_decimal(out: &mut Vec<u8>, mut v: u32) {
+    let mut digits = [0u8; 10];
+    let mut k = digits.len();
+    loop {
+        k -= 1;
+        digits[k] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[k..]);
 }
 
 /// The text of `schema.dl`: domain and relation declarations.
@@ -274,5 +324,15 @@ mod tests {
     #[test]
     fn relation_enum_follows_the_schema() {
         assert!(super::schema_matches_enum());
+    }
+
+    #[test]
+    fn decimals_are_written_in_full() {
+        let mut out = Vec::new();
+        for v in [0, 7, 10, 4_294_967_295] {
+            super::push_decimal(&mut out, v);
+            out.push(b' ');
+        }
+        assert_eq!(out, b"0 7 10 4294967295 ");
     }
 }
