@@ -227,6 +227,32 @@ fn batch_scripts_stop_at_the_first_error() {
     );
 }
 
+/// Shell commands in a batch script are not statements: the script runs,
+/// and a note on stderr says where they were ignored.
+#[test]
+fn batch_scripts_note_shell_commands() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("count.dl");
+    std::fs::write(&script, ".count reach\nreach(m)?\n").unwrap();
+    let db = fixture_db("Invoke");
+    let r = refract(&[
+        "run",
+        &script.display().to_string(),
+        "--db",
+        &db.display().to_string(),
+    ]);
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.ends_with("7 tuples\n"), "{}", r.stdout);
+    assert_eq!(
+        r.stderr,
+        format!(
+            "{}:1:2: note: .count is a command of the interactive shell and is ignored here \
+             (pipe the script into `refract repl DB` to run it, or mark a relation `printsize`)\n",
+            script.display()
+        )
+    );
+}
+
 #[test]
 fn relations_export_as_tsv_csv_and_json() {
     let db = fixture_db("Invoke");

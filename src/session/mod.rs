@@ -49,6 +49,9 @@ pub enum Output {
     },
     /// A `printtuples` relation, as an answer with every row.
     Tuples(Answer),
+    /// A note about the input, such as an ignored directive (printed on
+    /// stderr).
+    Note(String),
 }
 
 /// An interactive or batch session.
@@ -115,7 +118,10 @@ impl Session {
     ) -> Result<Vec<Output>, SessionError> {
         let dir = std::env::current_dir().unwrap_or_default();
         let parsed = parse_str_at(text, name, &dir, first_line)?;
-        self.execute(parsed.statements, limit)
+        let notes = parsed.notes.into_iter().map(Output::Note);
+        let mut out: Vec<Output> = notes.collect();
+        out.extend(self.execute(parsed.statements, limit)?);
+        Ok(out)
     }
 
     /// Runs a script file statement by statement, as if typed.
@@ -126,6 +132,9 @@ impl Session {
         each: &mut dyn FnMut(Output) -> std::io::Result<()>,
     ) -> Result<(), SessionError> {
         let parsed = parse_file(path)?;
+        for note in parsed.notes {
+            each(Output::Note(note)).map_err(|e| Error::io(path, &e))?;
+        }
         // Consecutive declarations and rules run together; each query runs
         // (and prints) in its place.
         let mut pending: Vec<Statement> = Vec::new();

@@ -172,6 +172,11 @@ pub fn render(o: &Output, out: &mut dyn Write) -> io::Result<()> {
             writeln!(out, "{}:", a.title)?;
             a.render(out)
         }
+        Output::Note(note) => {
+            out.flush()?;
+            eprintln!("{note}");
+            Ok(())
+        }
     }
 }
 
