@@ -105,7 +105,10 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
     // inferred from casts, kept at the newInstance site) count as the
     // forName site's targets.
     for t in db.tuples_if_present("castClasses")? {
-        targets.entry(("classObjects", t[0])).or_default().push(t[1]);
+        targets
+            .entry(("classObjects", t[0]))
+            .or_default()
+            .push(t[1]);
     }
     // Sources that make a forName site only partially resolved.
     let names_class: BTreeSet<u64> = db.tuples("stringType")?.into_iter().map(|t| t[0]).collect();

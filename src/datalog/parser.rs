@@ -186,8 +186,7 @@ impl Parser {
                 ));
                 Ok(())
             }
-            "count" | "limit" | "schema" | "relations" | "rules" | "save" | "export"
-            | "timing" => {
+            "count" | "limit" | "schema" | "relations" | "rules" | "save" | "export" | "timing" => {
                 self.out.notes.push(format!(
                     "{loc}: note: .{name} is a command of the interactive shell and is ignored \
                      here (pipe the script into `refract repl DB` to run it, or mark a relation \
