@@ -88,8 +88,12 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
             api_of.insert(m, label);
         }
     }
+    // The calls of reflective API methods, and their locations.
+    let api_methods: BTreeSet<u64> = api_of.keys().copied().collect();
+    let calls = db.tuples_with("Iref", 1, &api_methods)?;
+    let call_sites: BTreeSet<u64> = calls.iter().map(|t| t[0]).collect();
     let mut locs: BTreeMap<u64, (u64, u64, u64)> = BTreeMap::new();
-    for t in db.tuples("Iloc")? {
+    for t in db.tuples_with("Iloc", 0, &call_sites)? {
         locs.insert(t[0], (t[1], t[2], t[3]));
     }
     let mut targets: BTreeMap<(&str, u64), Vec<u64>> = BTreeMap::new();
@@ -136,7 +140,7 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
     );
 
     let mut sites = Vec::new();
-    for t in db.tuples("Iref")? {
+    for t in calls {
         let (i, m) = (t[0], t[1]);
         let Some(&label) = api_of.get(&m) else {
             continue;

@@ -219,20 +219,77 @@ impl Solver {
     }
 
     fn read_tuples_file(&self, rel: RelId, path: &Path) -> Result<Bdd> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, &e))?;
-        let attrs = self.prog.relations[rel].attrs.clone();
-        let file = tuples::parse(&text, attrs.len()).map_err(|e| Self::data_error(path, e))?;
-        let sizes: Vec<u64> = attrs
+        let (plain, cubes) = self.parse_tuples_file(rel, path)?;
+        let nv = self.layout.num_vars();
+        let blocks = self.blocks(rel);
+        let plain = relation_from_tuples(nv, &blocks, &plain);
+        let sizes = self.attr_sizes(rel);
+        let mut extra = mk_false(nv);
+        for row in cubes {
+            let mut cube = mk_true(nv);
+            for (k, f) in row.iter().enumerate() {
+                let b = match f {
+                    Field::Value(v) => interval_bdd(nv, blocks[k], *v, *v),
+                    Field::Range(lo, hi) => interval_bdd(nv, blocks[k], *lo, *hi),
+                    Field::All => range_bdd(nv, blocks[k], sizes[k]),
+                };
+                cube = cube.and(&b);
+            }
+            extra = extra.or(&cube);
+        }
+        Ok(if extra.is_false() {
+            plain
+        } else {
+            plain.or(&extra)
+        })
+    }
+
+    /// The rows of a `.tuples` file of `rel` that `keep` accepts, read
+    /// without building a BDD: a report needs a few hundred of the whole
+    /// JDK's million source locations. `None` if the file has ranges or
+    /// `*` (then load the relation and select from its BDD).
+    pub fn read_tuples_rows(
+        &self,
+        rel: RelId,
+        path: &Path,
+        keep: &dyn Fn(&[u64]) -> bool,
+    ) -> Result<Option<Vec<Vec<u64>>>> {
+        let (mut plain, cubes) = self.parse_tuples_file(rel, path)?;
+        if !cubes.is_empty() {
+            return Ok(None);
+        }
+        plain.retain(|row| keep(row));
+        plain.sort_unstable();
+        plain.dedup();
+        Ok(Some(plain))
+    }
+
+    /// The domain size of each attribute of `rel`.
+    fn attr_sizes(&self, rel: RelId) -> Vec<u64> {
+        self.prog.relations[rel]
+            .attrs
             .iter()
             .map(|a| self.prog.domains[a.domain].size)
-            .collect();
-        let blocks = self.blocks(rel);
-        let nv = self.layout.num_vars();
+            .collect()
+    }
+
+    /// Parses a `.tuples` file of `rel` and checks every field against
+    /// its domain: the rows of plain values, and the rows with ranges or
+    /// `*`.
+    #[allow(clippy::type_complexity)]
+    fn parse_tuples_file(
+        &self,
+        rel: RelId,
+        path: &Path,
+    ) -> Result<(Vec<Vec<u64>>, Vec<Vec<Field>>)> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, &e))?;
+        let attrs = &self.prog.relations[rel].attrs;
+        let file = tuples::parse(&text, attrs.len()).map_err(|e| Self::data_error(path, e))?;
+        let sizes = self.attr_sizes(rel);
         let mut plain = Vec::new();
-        let mut cubes = mk_false(nv);
+        let mut cubes = Vec::new();
         for (line, row) in file.rows {
             let mut values = Vec::with_capacity(row.len());
-            let mut is_plain = true;
             for (k, f) in row.iter().enumerate() {
                 let hi = match f {
                     Field::Value(v) => *v,
@@ -248,32 +305,17 @@ impl Solver {
                         ),
                     ));
                 }
-                match f {
-                    Field::Value(v) => values.push(*v),
-                    _ => is_plain = false,
+                if let Field::Value(v) = f {
+                    values.push(*v);
                 }
             }
-            if is_plain {
+            if values.len() == row.len() {
                 plain.push(values);
             } else {
-                let mut cube = mk_true(nv);
-                for (k, f) in row.iter().enumerate() {
-                    let b = match f {
-                        Field::Value(v) => interval_bdd(nv, blocks[k], *v, *v),
-                        Field::Range(lo, hi) => interval_bdd(nv, blocks[k], *lo, *hi),
-                        Field::All => range_bdd(nv, blocks[k], sizes[k]),
-                    };
-                    cube = cube.and(&b);
-                }
-                cubes = cubes.or(&cube);
+                cubes.push(row);
             }
         }
-        let plain = relation_from_tuples(nv, &blocks, &plain);
-        Ok(if cubes.is_false() {
-            plain
-        } else {
-            plain.or(&cubes)
-        })
+        Ok((plain, cubes))
     }
 
     fn read_facts_file(&self, rel: RelId, path: &Path) -> Result<Bdd> {
