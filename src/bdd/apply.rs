@@ -96,13 +96,78 @@ pub fn or(a: &Bdd, b: &Bdd) -> Bdd {
     if b.is_false() || a.is_true() {
         return a.clone();
     }
+    let (big, small) = if a.size() >= b.size() { (a, b) } else { (b, a) };
+    if small.size() * MERGE_RATIO <= big.size() {
+        return merge_into(big, small);
+    }
     // A disjunction visits every node of both operands.
-    let hint = a.size().max(b.size());
-    apply(a, b, hint, |x, y| match (x, y) {
+    apply(a, b, big.size(), |x, y| match (x, y) {
         (Some(true), _) | (_, Some(true)) => Some(true),
         (Some(false), Some(false)) => Some(false),
         _ => None,
     })
+}
+
+/// `or` merges a disjunct into one at least this many times its size…
+const MERGE_RATIO: usize = 8;
+
+/// …by [`merge_into`]: `big ∨ small`, for a `small` that touches few of
+/// `big`'s paths (an iteration's new tuples merged into a relation). The
+/// result starts as `big`'s own nodes, which also fill the unique table,
+/// and only the pairs under `small`'s nodes are visited: where `small` is
+/// false the result is `big`'s node as it stands. A plain apply visits,
+/// memoises and rebuilds every node of `big` (four table operations per
+/// node instead of one). The nodes of `big` that the new paths replace
+/// are dropped at the end (two linear passes).
+fn merge_into(big: &Bdd, small: &Bdd) -> Bdd {
+    struct Merge<'a> {
+        big: &'a Bdd,
+        small: &'a Bdd,
+        out: Output,
+        memo: MixMap<u64, BddPointer>,
+    }
+    impl Merge<'_> {
+        /// `l` is a node of `big` (and, at the same index, of the
+        /// output), `r` one of `small`.
+        fn go(&mut self, l: BddPointer, r: BddPointer) -> BddPointer {
+            if r.is_zero() || l.is_one() {
+                return l;
+            }
+            if r.is_one() {
+                return r;
+            }
+            let k = key(l, r);
+            if let Some(&p) = self.memo.get(&k) {
+                return p;
+            }
+            let var = self.big.var_of(l).min(self.small.var_of(r));
+            let (l0, l1) = cofactors(self.big, l, var);
+            let (r0, r1) = cofactors(self.small, r, var);
+            let low = self.go(l0, r0);
+            let high = self.go(l1, r1);
+            let p = self.out.mk(var, low, high);
+            self.memo.insert(k, p);
+            p
+        }
+    }
+    let nodes = big.clone().to_nodes();
+    let mut unique: MixMap<BddNode, BddPointer> =
+        MixMap::with_capacity_and_hasher(nodes.len() + small.size(), Default::default());
+    for (i, n) in nodes.iter().enumerate().skip(2) {
+        unique.insert(*n, BddPointer::from_index(i));
+    }
+    let mut job = Merge {
+        big,
+        small,
+        out: Output {
+            nodes,
+            unique,
+            garbage: true,
+        },
+        memo: table(small.size()),
+    };
+    let root = job.go(big.root_pointer(), small.root_pointer());
+    job.out.finish(root)
 }
 
 /// `a ∧ ¬b`.
@@ -428,6 +493,39 @@ mod tests {
                 assert!(same(&and_not(a, b), &a.and_not(b)));
             }
         }
+    }
+
+    #[test]
+    fn merging_a_small_disjunct_agrees_with_biodivine() {
+        // A large relation and a few new tuples, so that `or` takes the
+        // merging path; the result must be canonical: as small as
+        // biodivine's.
+        let vars = BddVariableSet::new_anonymous(16);
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut minterm = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let mut f = vars.mk_true();
+            for v in 0..16 {
+                let lit = vars.mk_var(BddVariable::from_index(v));
+                f = f.and(&if (seed >> v) & 1 == 1 { lit } else { lit.not() });
+            }
+            f
+        };
+        let known: Vec<Bdd> = (0..300).map(|_| minterm()).collect();
+        let big = known.iter().fold(vars.mk_false(), |f, m| f.or(m));
+        for n in [1, 2, 5] {
+            // Some tuples new, some known already.
+            let small = (0..n).fold(known[n].clone(), |f, _| f.or(&minterm()));
+            assert!(small.size() * MERGE_RATIO <= big.size());
+            let expected = big.or(&small);
+            for result in [or(&big, &small), or(&small, &big)] {
+                assert!(same(&result, &expected));
+                assert_eq!(result.size(), expected.size());
+            }
+        }
+        assert!(same(&or(&big, &vars.mk_false()), &big));
     }
 
     #[test]
