@@ -449,12 +449,13 @@ impl Resolver<'_> {
                         format!("\"{s}\" cannot be resolved in domain {}: {why}", dom.name),
                     ));
                 };
-                let id = map.id(s).ok_or_else(|| {
-                    Error::at(
+                let id = map.id(s).ok_or_else(|| match map.error() {
+                    Some(why) => Error::at(loc, ErrorKind::Io, why.to_string()),
+                    None => Error::at(
                         loc,
                         ErrorKind::MissingConstant,
                         format!("\"{s}\" is not in the map of domain {}", dom.name),
-                    )
+                    ),
                 })?;
                 if id >= dom.size {
                     return Err(Error::at(
