@@ -13,6 +13,7 @@
 
 use crate::classfile::descriptor::parse_method_signature;
 use crate::facts::extract::FactsBuilder;
+use std::collections::HashMap;
 use std::path::Path;
 
 /// One entry: which site (by its description) returns which class.
@@ -126,6 +127,20 @@ pub fn parse(text: &str, name: &str) -> Result<Vec<SpecEntry>, String> {
 pub fn resolve_file(path: &Path, b: &FactsBuilder) -> Result<Vec<(u32, u32)>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let entries = parse(&text, &path.display().to_string())?;
+    // The call sites by method name and bytecode index, which both formats
+    // give: each entry then checks a handful of candidates rather than
+    // every site of the program (millions with the JDK).
+    let mut names: HashMap<u32, Option<String>> = HashMap::new();
+    let mut sites: HashMap<(String, u32), Vec<u32>> = HashMap::new();
+    for i in 0..b.site_count() as u32 {
+        let (m, bci, _) = b.site_info(i);
+        let name = names.entry(m).or_insert_with(|| {
+            parse_method_signature(b.methods.name(m)).map(|s| s.name.to_string())
+        });
+        if let Some(name) = name {
+            sites.entry((name.clone(), bci)).or_default().push(i);
+        }
+    }
     let mut out = Vec::new();
     for e in entries {
         let Some(t) = b
@@ -140,8 +155,13 @@ pub fn resolve_file(path: &Path, b: &FactsBuilder) -> Result<Vec<(u32, u32)>, St
                 e.class
             ));
         };
+        let key = match &e.site {
+            SiteRef::Short { method, bci, .. } | SiteRef::Full { method, bci, .. } => {
+                (method.clone(), *bci)
+            }
+        };
         let mut found = false;
-        for i in 0..b.site_count() as u32 {
+        for &i in sites.get(&key).into_iter().flatten() {
             if site_matches(b, i, &e.site) {
                 out.push((i, t));
                 found = true;
