@@ -120,45 +120,25 @@ const MERGE_RATIO: usize = 8;
 /// node instead of one). The nodes of `big` that the new paths replace
 /// are dropped at the end (two linear passes).
 fn merge_into(big: &Bdd, small: &Bdd) -> Bdd {
-    struct Merge<'a> {
-        big: &'a Bdd,
-        small: &'a Bdd,
-        out: Output,
-        memo: MixMap<u64, BddPointer>,
-    }
-    impl Merge<'_> {
-        /// `l` is a node of `big` (and, at the same index, of the
-        /// output), `r` one of `small`.
-        fn go(&mut self, l: BddPointer, r: BddPointer) -> BddPointer {
-            if r.is_zero() || l.is_one() {
-                return l;
-            }
-            if r.is_one() {
-                return r;
-            }
-            let k = key(l, r);
-            if let Some(&p) = self.memo.get(&k) {
-                return p;
-            }
-            let var = self.big.var_of(l).min(self.small.var_of(r));
-            let (l0, l1) = cofactors(self.big, l, var);
-            let (r0, r1) = cofactors(self.small, r, var);
-            let low = self.go(l0, r0);
-            let high = self.go(l1, r1);
-            let p = self.out.mk(var, low, high);
-            self.memo.insert(k, p);
-            p
-        }
-    }
     let nodes = big.clone().to_nodes();
     let mut unique: MixMap<BddNode, BddPointer> =
         MixMap::with_capacity_and_hasher(nodes.len() + small.size(), Default::default());
     for (i, n) in nodes.iter().enumerate().skip(2) {
         unique.insert(*n, BddPointer::from_index(i));
     }
-    let mut job = Merge {
-        big,
-        small,
+    // `l` is a node of `big` and, at the same index, of the output.
+    let mut job = Apply {
+        left: big,
+        right: small,
+        terminal: |l: BddPointer, r: BddPointer| {
+            if r.is_zero() || l.is_one() {
+                Some(l)
+            } else if r.is_one() {
+                Some(r)
+            } else {
+                None
+            }
+        },
         out: Output {
             nodes,
             unique,
@@ -330,6 +310,36 @@ fn compact(nodes: &[BddNode], root: BddPointer) -> Vec<BddNode> {
     out
 }
 
+/// A binary operation in progress: `terminal` gives the result of the
+/// pairs that need no recursion.
+struct Apply<'a, F> {
+    left: &'a Bdd,
+    right: &'a Bdd,
+    terminal: F,
+    out: Output,
+    memo: MixMap<u64, BddPointer>,
+}
+
+impl<F: Fn(BddPointer, BddPointer) -> Option<BddPointer>> Apply<'_, F> {
+    fn go(&mut self, l: BddPointer, r: BddPointer) -> BddPointer {
+        if let Some(p) = (self.terminal)(l, r) {
+            return p;
+        }
+        let k = key(l, r);
+        if let Some(&p) = self.memo.get(&k) {
+            return p;
+        }
+        let var = self.left.var_of(l).min(self.right.var_of(r));
+        let (l0, l1) = cofactors(self.left, l, var);
+        let (r0, r1) = cofactors(self.right, r, var);
+        let low = self.go(l0, r0);
+        let high = self.go(l1, r1);
+        let p = self.out.mk(var, low, high);
+        self.memo.insert(k, p);
+        p
+    }
+}
+
 /// A binary operation: `op` decides terminal cases (`None` for "recurse");
 /// `hint` is the expected number of node pairs visited.
 fn apply(
@@ -338,36 +348,12 @@ fn apply(
     hint: usize,
     op: fn(Option<bool>, Option<bool>) -> Option<bool>,
 ) -> Bdd {
-    struct Apply<'a> {
-        left: &'a Bdd,
-        right: &'a Bdd,
-        op: fn(Option<bool>, Option<bool>) -> Option<bool>,
-        out: Output,
-        memo: MixMap<u64, BddPointer>,
-    }
-    impl Apply<'_> {
-        fn go(&mut self, l: BddPointer, r: BddPointer) -> BddPointer {
-            if let Some(v) = (self.op)(l.as_bool(), r.as_bool()) {
-                return BddPointer::from_bool(v);
-            }
-            let k = key(l, r);
-            if let Some(&p) = self.memo.get(&k) {
-                return p;
-            }
-            let var = self.left.var_of(l).min(self.right.var_of(r));
-            let (l0, l1) = cofactors(self.left, l, var);
-            let (r0, r1) = cofactors(self.right, r, var);
-            let low = self.go(l0, r0);
-            let high = self.go(l1, r1);
-            let p = self.out.mk(var, low, high);
-            self.memo.insert(k, p);
-            p
-        }
-    }
     let mut job = Apply {
         left,
         right,
-        op,
+        terminal: |l: BddPointer, r: BddPointer| {
+            op(l.as_bool(), r.as_bool()).map(BddPointer::from_bool)
+        },
         out: Output::new(left.num_vars(), hint),
         memo: table(hint),
     };
