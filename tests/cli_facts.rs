@@ -59,7 +59,7 @@ fn facts_writes_a_database_the_engine_queries() {
          forNameArg(v:V) printtuples\n\
          forNameArg(v) :- IE0(i, \"<java.lang.Class: java.lang.Class forName(java.lang.String)>\"), actual(i, 0, v).\n\
          named(v:V, h:H) printtuples\n\
-         named(v, h) :- forNameArg(v), A(v, w), vP0(w, h), stringType(h, _).\n",
+         named(v, h) :- forNameArg(v), vP0(v, h), stringType(h, _).\n",
     )
     .unwrap();
     let r = refract()
@@ -73,7 +73,8 @@ fn facts_writes_a_database_the_engine_queries() {
         "forNameArg(v:V0): 2 tuples\n\
          <Flow: java.lang.Object tryCatch()>/s@2\n\
          <ForName: void main(java.lang.String[])>/l1@2\n\
-         named(v:V0, h:H0): 1 tuples\n\
+         named(v:V0, h:H0): 2 tuples\n\
+         <Flow: java.lang.Object tryCatch()>/s@2\t\"a.B\"\n\
          <ForName: void main(java.lang.String[])>/l1@2\t\"a.B\"\n"
     );
 }

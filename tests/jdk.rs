@@ -63,6 +63,29 @@ fn whole_jdk_loads_without_failures() {
     ] {
         assert!(cha.iter().any(|t| t == want), "missing cha tuple {want}");
     }
+    // The heap abstraction: one object per exception type, one object for
+    // the string constants that name nothing; names stay apart.
+    let heaps = &f.builder.heaps;
+    let count = |pred: &dyn Fn(&String) -> bool| heaps.iter().filter(|h| pred(h)).count();
+    assert_eq!(
+        count(&|h| h.ends_with("] new java.lang.IllegalArgumentException")),
+        0
+    );
+    assert_eq!(
+        count(&|h| h == "<exception java.lang.IllegalArgumentException>"),
+        1
+    );
+    assert_eq!(count(&|h| h == "<string constant>"), 1);
+    for named in ["\"java.lang.String\"", "\"toString\"", "\"java.version\""] {
+        assert_eq!(count(&|h| h == named), 1, "{named}");
+    }
+    assert_eq!(count(&|h| h == "\"null\""), 0);
+    let exceptions = count(&|h| h.starts_with("<exception "));
+    let strings = count(&|h| h.starts_with('"'));
+    eprintln!(
+        "{exceptions} exception types, {strings} distinct strings of {} objects",
+        heaps.len()
+    );
 }
 
 /// Debian's jython 2.7.3: 563 of its 4,697 classes carry the CLDC

@@ -116,7 +116,7 @@ fn report_counts_sites_call_graph_and_specification_points() {
         format!(
             "{m}[2@L6] invokestatic <java.lang.System: java.lang.String getProperty(java.lang.String)>\t\
              {m}[7@L7] invokestatic <java.lang.Class: java.lang.Class forName(java.lang.String)>\t\
-             {m}/s@2 -> {m}/l1@5\n\
+             {m}/l1@5\n\
              {m}[30@L10] invokestatic <java.lang.System: java.lang.String getProperty(java.lang.String)>\t\
              {m}[33@L10] invokestatic <java.lang.Class: java.lang.Class forName(java.lang.String)>\t\
              {m}/s@30\n"

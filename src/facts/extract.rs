@@ -146,8 +146,11 @@ pub struct FactsBuilder {
     pub heaps: Vec<String>,
     /// MOD
     pub modifiers: Interner,
-    string_heaps: FxHashMap<String, u32>,
-    class_heaps: FxHashMap<u32, u32>,
+    pub(super) string_heaps: FxHashMap<String, u32>,
+    pub(super) class_heaps: FxHashMap<u32, u32>,
+    /// The merged object of each exception type, by type (`None`: not an
+    /// exception type).
+    pub(super) exception_heaps: FxHashMap<u32, Option<u32>>,
     /// V: (method or `u32::MAX` for globals, local name).
     vars: Vec<(u32, Box<str>)>,
     sites: Vec<SiteName>,
@@ -167,6 +170,9 @@ pub struct FactsBuilder {
     /// The `SourceFile` of each declared class, by type.
     pub source_files: FxHashMap<u32, String>,
 }
+
+/// The root of the exception types.
+const THROWABLE: &str = "java.lang.Throwable";
 
 /// V 0: the base variable of static field accesses.
 pub const GLOBAL_VAR: u32 = 0;
@@ -196,6 +202,7 @@ impl FactsBuilder {
             modifiers: Interner::with(MODIFIERS),
             string_heaps: FxHashMap::default(),
             class_heaps: FxHashMap::default(),
+            exception_heaps: FxHashMap::default(),
             vars: vec![(u32::MAX, "<global>".into())],
             sites: Vec::new(),
             rels: vec![Vec::new(); RELATION_COUNT],
@@ -390,6 +397,31 @@ impl FactsBuilder {
         h
     }
 
+    /// The one object of an exception type (a subtype of `Throwable`), or
+    /// `None` for other types. As in Tai-e (`merge-exception-objects`,
+    /// on by default) and Doop, the allocation sites of an exception type
+    /// are one object: exceptions propagate to every caller up the call
+    /// graph, and one object per `new` made them two fifths of the
+    /// points-to tuples of a whole-JDK analysis, for no gain in what the
+    /// analysis resolves (a catch and a call on an exception depend on its
+    /// type alone).
+    pub fn exception_heap(&mut self, ty: &str) -> Option<u32> {
+        let t = self.types.intern(ty);
+        if let Some(&h) = self.exception_heaps.get(&t) {
+            return h;
+        }
+        let is_exception = ty == THROWABLE
+            || !ty.ends_with("[]")
+                && self
+                    .hierarchy
+                    .all_supertypes(ty)
+                    .iter()
+                    .any(|s| s == THROWABLE);
+        let h = is_exception.then(|| self.new_heap(None, format!("<exception {ty}>"), ty));
+        self.exception_heaps.insert(t, h);
+        h
+    }
+
     /// The `java.lang.Class` object of a type.
     pub fn class_heap(&mut self, ty: &str) -> u32 {
         let t = self.types.intern(ty);
@@ -461,8 +493,14 @@ impl FactsBuilder {
                     } else {
                         String::new()
                     };
-                    let h =
-                        self.new_heap(Some(m), format!("{msig}[{bci}@L{line}{lv}] new {ty}"), ty);
+                    let h = match self.exception_heap(ty) {
+                        Some(h) => h,
+                        None => self.new_heap(
+                            Some(m),
+                            format!("{msig}[{bci}@L{line}{lv}] new {ty}"),
+                            ty,
+                        ),
+                    };
                     self.add(R::VP0, &[g(*dst), h]);
                 }
                 Stmt::StringConst { dst, text } => {
@@ -897,6 +935,7 @@ impl FactsBuilder {
             }
         }
         self.reflective_objects();
+        super::strings::merge_unnamed_strings(self);
     }
 
     /// The objects reflection creates: one per concrete class (what

@@ -5,7 +5,8 @@
 //! declares them all ([`extract::FactsBuilder::declare_class`]), lowers
 //! method bodies to IR in parallel batches and emits their tuples, and
 //! finally adds the global relations (subtyping, dispatch, strings that
-//! name program elements). [`write`] saves the result as a database
+//! name program elements) and merges the strings that name nothing
+//! ([`strings`]). [`write`] saves the result as a database
 //! directory the engine loads.
 
 pub mod extract;
@@ -13,6 +14,7 @@ pub mod hierarchy;
 pub mod intern;
 pub mod reflection_api;
 pub mod schema;
+pub mod strings;
 pub mod write;
 
 use crate::classfile::descriptor::method_desc;

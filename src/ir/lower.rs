@@ -344,6 +344,7 @@ pub fn lower_method(
             emit: false,
             handler_phis: &[],
             seen_edges: FxHashSet::default(),
+            copies: Vec::new(),
         };
         let mut to_handlers: Vec<(usize, State)> = Vec::new();
         for k in cfg.blocks[b].start..cfg.blocks[b].end {
@@ -401,6 +402,10 @@ pub fn lower_method(
 
     // φ states for merge blocks.
     let mut phis: Vec<Option<State>> = vec![None; nb];
+    // The variables that may turn out to copy a single value: φs (not the
+    // caught exceptions, whose type filters the thrown objects) and
+    // stored locals.
+    let mut copies: Vec<Var> = Vec::new();
     for &b in &order {
         if !is_merge(b) {
             continue;
@@ -410,16 +415,21 @@ pub fn lower_method(
         let mut st = k.clone();
         for (slot, v) in st.locals.iter_mut().enumerate() {
             if let Val::Ref(_) = v {
-                *v = Val::Ref(ir.new_var(format!("phi:l{slot}@{pc}"), "java.lang.Object"));
+                let phi = ir.new_var(format!("phi:l{slot}@{pc}"), "java.lang.Object");
+                copies.push(phi);
+                *v = Val::Ref(phi);
             }
         }
         for (d, v) in st.stack.iter_mut().enumerate() {
             if let Val::Ref(_) = v {
-                let (name, ty) = match cfg.handler_type.get(&b) {
-                    Some(t) => (format!("catch@{pc}"), t.clone()),
-                    None => (format!("phi:s{d}@{pc}"), "java.lang.Object".to_string()),
-                };
-                *v = Val::Ref(ir.new_var(name, ty));
+                *v = Val::Ref(match cfg.handler_type.get(&b) {
+                    Some(t) => ir.new_var(format!("catch@{pc}"), t.clone()),
+                    None => {
+                        let phi = ir.new_var(format!("phi:s{d}@{pc}"), "java.lang.Object");
+                        copies.push(phi);
+                        phi
+                    }
+                });
             }
         }
         phis[b] = Some(st);
@@ -446,6 +456,7 @@ pub fn lower_method(
             emit: true,
             handler_phis: &phis,
             seen_edges: std::mem::take(&mut edges),
+            copies: std::mem::take(&mut copies),
         };
         for k in cfg.blocks[b].start..cfg.blocks[b].end {
             for &h in &cfg.covering[k] {
@@ -460,6 +471,7 @@ pub fn lower_method(
             tr.step(&mut st, &cfg.insns[k])?;
         }
         edges = std::mem::take(&mut tr.seen_edges);
+        copies = std::mem::take(&mut tr.copies);
         if b == 0 && phis[0].is_some() {
             // The entry block is also a loop header: the parameters flow in.
             let p = phis[0].clone().unwrap_or_else(|| entry.clone());
@@ -492,6 +504,7 @@ pub fn lower_method(
             }
         }
     }
+    super::copies::remove_trivial(&mut ir, &copies);
     Ok(ir)
 }
 
@@ -543,6 +556,9 @@ struct Translator<'a> {
     emit: bool,
     handler_phis: &'a [Option<State>],
     seen_edges: FxHashSet<(Var, Var)>,
+    /// Variables defined only by a copy of a value of their own type:
+    /// candidates for [`super::copies::remove_trivial`].
+    copies: Vec<Var>,
 }
 
 type StepResult = Result<(), LowerError>;
@@ -746,6 +762,7 @@ impl Translator<'_> {
                         let ty = self.var_type(src).to_string();
                         let dst = self.var(format!("l{n}@{pc}"), &ty);
                         self.assign(dst, src);
+                        self.copies.push(dst);
                         Val::Ref(dst)
                     }
                     v => v,

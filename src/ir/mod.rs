@@ -10,8 +10,10 @@
 //!
 //! - [`lower`]: the stack-to-variable translation;
 //! - [`invokedynamic`]: string concatenation and lambdas;
-//! - [`natives`]: models of JDK natives that move objects or start code.
+//! - [`natives`]: models of JDK natives that move objects or start code;
+//! - [`copies`]: removing the variables that only copy another.
 
+pub mod copies;
 pub mod invokedynamic;
 pub mod lower;
 pub mod natives;
@@ -220,6 +222,50 @@ pub enum Stmt {
         /// The bootstrap method, `Owner.name`.
         bootstrap: String,
     },
+}
+
+impl Stmt {
+    /// Calls `f` on every variable the statement mentions.
+    pub fn for_each_var_mut(&mut self, mut f: impl FnMut(&mut Var)) {
+        match self {
+            Stmt::New { dst, .. }
+            | Stmt::StringConst { dst, .. }
+            | Stmt::ClassConst { dst, .. }
+            | Stmt::StaticLoad { dst, .. } => f(dst),
+            Stmt::Assign { dst, src } | Stmt::Cast { dst, src, .. } => {
+                f(dst);
+                f(src);
+            }
+            Stmt::Load { dst, base, .. } | Stmt::ArrayLoad { dst, base } => {
+                f(dst);
+                f(base);
+            }
+            Stmt::Store { base, src, .. } | Stmt::ArrayStore { base, src } => {
+                f(base);
+                f(src);
+            }
+            Stmt::StaticStore { src, .. } => f(src),
+            Stmt::Invoke(inv) => {
+                inv.receiver.iter_mut().for_each(&mut f);
+                inv.args.iter_mut().flatten().for_each(&mut f);
+                inv.result.iter_mut().for_each(&mut f);
+                inv.exception.iter_mut().for_each(&mut f);
+            }
+            Stmt::Concat { dst, parts, .. } => {
+                f(dst);
+                for p in parts {
+                    if let ConcatPart::Var(v) = p {
+                        f(v);
+                    }
+                }
+            }
+            Stmt::Lambda { dst, captured, .. } => {
+                f(dst);
+                captured.iter_mut().flatten().for_each(&mut f);
+            }
+            Stmt::UnknownDynamic { dst, .. } => dst.iter_mut().for_each(&mut f),
+        }
+    }
 }
 
 /// A method body in IR.

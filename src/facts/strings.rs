@@ -1,0 +1,163 @@
+//! String constants that name nothing are one object.
+//!
+//! Every distinct string constant starts as a heap object of its own, so
+//! that reflection sees which text reaches `Class.forName`. Only texts
+//! that name a class, method or field can resolve a reflective call, and
+//! for the rest the analysis only needs to know that *a* constant string
+//! got there (which makes a site partially resolved, exactly as before).
+//! Strings flow everywhere (messages, keys, formats): kept apart, they
+//! were a third of the points-to tuples of a whole-JDK analysis. So, as
+//! Doop does by default ("reflection-only string constants"), the
+//! constants that name nothing become one object, `<string constant>`.
+//!
+//! A text that looks like a qualified class name (`com.apple.eawt.App`)
+//! stays distinct even when no such class is on the class path, so that
+//! a report can still say which missing class a site asks for.
+
+use super::extract::{FactsBuilder, R};
+use super::schema::RELATIONS;
+use fxhash::FxHashSet;
+
+/// The widest input relation (checked by a test).
+const MAX_ARITY: usize = 8;
+
+/// The name of the merged object.
+pub const MERGED_STRINGS: &str = "<string constant>";
+
+/// Whether `text` has the form of a qualified binary class name, or of
+/// an array class name (`[Ljava.lang.String;`).
+pub fn looks_like_class_name(text: &str) -> bool {
+    let name = text.trim_start_matches('[');
+    let name = name
+        .strip_prefix('L')
+        .and_then(|n| n.strip_suffix(';'))
+        .filter(|_| name.len() < text.len())
+        .unwrap_or(name);
+    name.contains('.')
+        && name.split('.').all(|part| {
+            let mut chars = part.chars();
+            chars
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+                && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        })
+}
+
+/// Merges the string constants that name no class, method or field (and
+/// do not look like a class name) into one heap object, renumbering the
+/// heap domain densely in every relation.
+pub fn merge_unnamed_strings(b: &mut FactsBuilder) {
+    let mut named: FxHashSet<u32> = FxHashSet::default();
+    for r in [R::StringType, R::StringMethod, R::StringField] {
+        let arity = RELATIONS[r as usize].attrs.len();
+        named.extend(b.rels[r as usize].chunks(arity).map(|t| t[0]));
+    }
+    let mut merged: Vec<u32> = b
+        .string_heaps
+        .iter()
+        .filter(|&(text, h)| !named.contains(h) && !looks_like_class_name(text))
+        .map(|(_, &h)| h)
+        .collect();
+    if merged.len() < 2 {
+        return;
+    }
+    merged.sort_unstable();
+    let representative = merged[0];
+    let mut is_merged = vec![false; b.heaps.len()];
+    for &h in &merged[1..] {
+        is_merged[h as usize] = true;
+    }
+    let mut new_id = vec![0u32; b.heaps.len()];
+    let mut next = 0u32;
+    for (h, id) in new_id.iter_mut().enumerate() {
+        if !is_merged[h] {
+            *id = next;
+            next += 1;
+        }
+    }
+    let merged_id = new_id[representative as usize];
+    for &h in &merged[1..] {
+        new_id[h as usize] = merged_id;
+    }
+
+    let heaps = std::mem::take(&mut b.heaps);
+    b.heaps = heaps
+        .into_iter()
+        .enumerate()
+        .filter(|&(h, _)| !is_merged[h])
+        .map(|(_, name)| name)
+        .collect();
+    b.heaps[merged_id as usize] = MERGED_STRINGS.to_string();
+    let exceptions = b.exception_heaps.values_mut().flatten();
+    for h in (b
+        .string_heaps
+        .values_mut()
+        .chain(b.class_heaps.values_mut()))
+    .chain(exceptions)
+    {
+        *h = new_id[*h as usize];
+    }
+    for (schema, tuples) in RELATIONS.iter().zip(b.rels.iter_mut()) {
+        let heap_columns: Vec<usize> = (schema.attrs.iter().enumerate())
+            .filter(|(_, (_, d))| *d == "H")
+            .map(|(k, _)| k)
+            .collect();
+        if heap_columns.is_empty() {
+            continue;
+        }
+        let arity = schema.attrs.len();
+        let mut seen: FxHashSet<[u32; MAX_ARITY]> = FxHashSet::default();
+        let mut kept = Vec::with_capacity(tuples.len());
+        for t in tuples.chunks(arity) {
+            let mut buf = [0u32; MAX_ARITY];
+            buf[..arity].copy_from_slice(t);
+            let mut touched = false;
+            for &k in &heap_columns {
+                touched |= is_merged[buf[k] as usize] || buf[k] == representative;
+                buf[k] = new_id[buf[k] as usize];
+            }
+            // Only tuples of the merged object can repeat.
+            if !touched || seen.insert(buf) {
+                kept.extend_from_slice(&buf[..arity]);
+            }
+        }
+        *tuples = kept;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_relation_fits_the_tuple_buffer() {
+        assert!(RELATIONS.iter().all(|r| r.attrs.len() <= MAX_ARITY));
+    }
+
+    #[test]
+    fn class_like_names() {
+        for yes in [
+            "a.B",
+            "java.lang.String",
+            "a.B$C",
+            "[Ljava.lang.String;",
+            "x.y_1",
+        ] {
+            assert!(looks_like_class_name(yes), "{yes}");
+        }
+        for no in [
+            "",
+            "B",
+            "hello world",
+            "a..B",
+            ".a",
+            "a.",
+            "1a.b",
+            "%s.%s",
+            "[I",
+            "a.b c",
+        ] {
+            assert!(!looks_like_class_name(no), "{no}");
+        }
+    }
+}
