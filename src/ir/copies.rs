@@ -60,30 +60,38 @@ pub fn remove_trivial(ir: &mut MethodIr, candidates: &[Var]) {
         }
         root
     };
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for &p in candidates {
-            if find(&mut rep, p) != p {
+    // A worklist: when a candidate is replaced, the candidates it feeds
+    // (and those fed by what was replaced by it) are checked again, so a
+    // chain of φs costs its length, not its length squared.
+    let mut users: FxHashMap<Var, Vec<Var>> = FxHashMap::default();
+    for (&p, srcs) in &sources {
+        for &s in srcs {
+            users.entry(s).or_default().push(p);
+        }
+    }
+    let mut work: Vec<Var> = candidates.iter().rev().copied().collect();
+    while let Some(p) = work.pop() {
+        if find(&mut rep, p) != p {
+            continue;
+        }
+        let mut single = None;
+        let mut trivial = true;
+        for &s in sources.get(&p).map_or(&[][..], Vec::as_slice) {
+            let s = find(&mut rep, s);
+            if s == p || single == Some(s) {
                 continue;
             }
-            let mut single = None;
-            let mut trivial = true;
-            for &s in sources.get(&p).map_or(&[][..], Vec::as_slice) {
-                let s = find(&mut rep, s);
-                if s == p || single == Some(s) {
-                    continue;
-                }
-                if single.is_some() {
-                    trivial = false;
-                    break;
-                }
-                single = Some(s);
+            if single.is_some() {
+                trivial = false;
+                break;
             }
-            if let (true, Some(s)) = (trivial, single) {
-                rep[p as usize] = s;
-                changed = true;
-            }
+            single = Some(s);
+        }
+        if let (true, Some(s)) = (trivial, single) {
+            rep[p as usize] = s;
+            let fed = users.remove(&p).unwrap_or_default();
+            work.extend(fed.iter().copied());
+            users.entry(s).or_default().extend(fed);
         }
     }
     let removed = (0..ir.vars.len() as Var)
@@ -149,7 +157,7 @@ mod tests {
         Stmt::Assign { dst, src }
     }
 
-    fn names(ir: &MethodIr) -> Vec<&str> {
+    fn names_of(ir: &MethodIr) -> Vec<&str> {
         ir.vars.iter().map(|v| v.name.as_str()).collect()
     }
 
@@ -159,7 +167,7 @@ mod tests {
         let mut ir = ir_with(&["x", "phi", "ret"], vec![assign(1, 0), assign(2, 1)]);
         ir.ret = Some(2);
         remove_trivial(&mut ir, &[1]);
-        assert_eq!(names(&ir), ["x", "ret"]);
+        assert_eq!(names_of(&ir), ["x", "ret"]);
         assert_eq!(ir.stmts, vec![assign(1, 0)]);
         assert_eq!(ir.ret, Some(1));
     }
@@ -172,7 +180,7 @@ mod tests {
             vec![assign(1, 0), assign(1, 2), assign(2, 1), assign(3, 2)],
         );
         remove_trivial(&mut ir, &[1, 2]);
-        assert_eq!(names(&ir), ["x", "y"]);
+        assert_eq!(names_of(&ir), ["x", "y"]);
         assert_eq!(ir.stmts, vec![assign(1, 0)]);
     }
 
@@ -184,8 +192,24 @@ mod tests {
             vec![assign(1, 0), assign(2, 0), assign(3, 1)],
         );
         remove_trivial(&mut ir, &[1, 2]);
-        assert_eq!(names(&ir), ["l1@4", "y"]);
+        assert_eq!(names_of(&ir), ["l1@4", "y"]);
         assert_eq!(ir.stmts, vec![assign(1, 0)]);
+    }
+
+    #[test]
+    fn a_long_chain_collapses_in_one_pass() {
+        // phi_i = phi_{i+1} (i < n), phi_n = x: every φ is x.
+        let n = 2000;
+        let mut names = vec!["x".to_string()];
+        names.extend((1..=n).map(|i| format!("phi{i}")));
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let mut stmts: Vec<Stmt> = (1..n).map(|i| assign(i, i + 1)).collect();
+        stmts.push(assign(n, 0));
+        let mut ir = ir_with(&refs, stmts);
+        let candidates: Vec<Var> = (1..=n).collect();
+        remove_trivial(&mut ir, &candidates);
+        assert_eq!(names_of(&ir), ["x"]);
+        assert!(ir.stmts.is_empty());
     }
 
     #[test]
@@ -207,7 +231,7 @@ mod tests {
             vec![assign(1, 0), assign(2, 0), assign(2, 1)],
         );
         remove_trivial(&mut ir, &[1, 2]);
-        assert_eq!(names(&ir), ["a"]);
+        assert_eq!(names_of(&ir), ["a"]);
         assert!(ir.stmts.is_empty());
     }
 }
