@@ -368,7 +368,7 @@ impl Solver {
             for &pi in &recursive {
                 let p = &plans[pi];
                 for (vi, v) in p.variants.iter().enumerate() {
-                    if saturated && saturating.iter().any(|s| s.redundant(pi, vi)) {
+                    if saturated && saturating.iter().any(|s| s.redundant(pi)) {
                         continue;
                     }
                     let live = v.steps.iter().all(|s| match s {
@@ -513,7 +513,8 @@ impl Solver {
     /// driving relations, then on what that adds, until nothing is added;
     /// everything found joins `new`. Other subgoals read the full
     /// relations as they stand (the pre-merge state the next iteration
-    /// calls `old`). Returns the number of inner steps.
+    /// calls `old`), and those of complete rules also what saturation
+    /// found so far. Returns the number of inner steps.
     fn saturate(
         &mut self,
         plans: &[RulePlan],
@@ -557,23 +558,36 @@ impl Solver {
             .collect::<Result<_>>()?;
         // A rule that reads an empty relation in full derives nothing: it
         // is skipped before its first join (which may be the costly one).
+        // (A complete rule also reads what the iteration found.)
         let mut empty_full = vec![false; plans.len()];
         for ((pi, _), b) in &fulls {
-            if b.is_false() {
+            if b.is_false() && !saturating.iter().any(|s| s.plan == *pi && s.complete) {
                 empty_full[*pi] = true;
             }
         }
+        // The other subgoals of complete rules, read in parts: what the
+        // iteration found (`new`, prepared again when it changes) and the
+        // last steps' additions (`recent`, prepared each step).
+        let others: Vec<(usize, usize)> = {
+            let mut v: Vec<(usize, usize)> = saturating
+                .iter()
+                .filter_map(|s| s.other.map(|a| (s.plan, a)))
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        let mut new_prepared: HashMap<(usize, usize), Bdd> = HashMap::new();
         let driving: HashSet<RelId> = saturating
             .iter()
             .map(|s| plans[s.plan].atoms[s.atom].rel)
             .collect();
-        let mut frontier: HashMap<RelId, Bdd> = saturating
+        let mut frontier: HashMap<RelId, Bdd> = driving
             .iter()
-            .filter_map(|s| {
-                let rel = plans[s.plan].atoms[s.atom].rel;
-                new.get(&rel)
+            .filter_map(|rel| {
+                new.get(rel)
                     .filter(|n| !n.is_false())
-                    .map(|n| (rel, n.clone()))
+                    .map(|n| (*rel, n.clone()))
             })
             .collect();
         let mut steps = 0;
@@ -618,9 +632,36 @@ impl Solver {
                         .map(move |part| (si, part))
                 })
                 .collect();
+            let missing: Vec<(usize, usize)> = others
+                .iter()
+                .copied()
+                .filter(|k| !new_prepared.contains_key(k))
+                .collect();
+            let known_now = &*new;
+            let fresh: Vec<((usize, usize), Bdd)> = missing
+                .par_iter()
+                .map(|&(pi, atom)| {
+                    let a = &plans[pi].atoms[atom];
+                    let b = match known_now.get(&a.rel) {
+                        Some(n) => self.prepare_atom(a, n)?,
+                        None => mk_false(nv),
+                    };
+                    Ok(((pi, atom), b))
+                })
+                .collect::<Result<_>>()?;
+            new_prepared.extend(fresh);
+            let recent_prepared: HashMap<(usize, usize), Bdd> = others
+                .par_iter()
+                .filter_map(|&(pi, atom)| {
+                    let a = &plans[pi].atoms[atom];
+                    let r = recent.get(&a.rel).filter(|r| !r.is_false())?;
+                    Some(self.prepare_atom(a, r).map(|b| ((pi, atom), b)))
+                })
+                .collect::<Result<_>>()?;
             profile.prepare_wall += prepare_start.elapsed();
             let jobs_start = Instant::now();
             let (known, recent_now) = (&*new, &recent);
+            let (new_prepared_now, recent_prepared_now) = (&new_prepared, &recent_prepared);
             let results: Vec<(usize, Bdd, Duration)> = jobs
                 .par_iter()
                 .map(|&(si, part)| {
@@ -638,7 +679,29 @@ impl Solver {
                             dyns.insert((*atom, Source::Full), b);
                         }
                     }
-                    let mut r = self.run_steps(p, &s.steps, &statics[s.plan], &dyns)?;
+                    let mut r = match s.other {
+                        None => self.run_steps(p, &s.steps, &statics[s.plan], &dyns)?,
+                        Some(other) => {
+                            // Everything known of the other subgoal, part
+                            // by part.
+                            let key = (s.plan, other);
+                            let parts = [
+                                fulls.get(&key),
+                                new_prepared_now.get(&key),
+                                recent_prepared_now.get(&key),
+                            ];
+                            let mut acc = mk_false(nv);
+                            for part in parts.into_iter().flatten() {
+                                if part.is_false() {
+                                    continue;
+                                }
+                                dyns.insert((other, Source::Full), part);
+                                let r = self.run_steps(p, &s.steps, &statics[s.plan], &dyns)?;
+                                acc = apply::or(&acc, &r);
+                            }
+                            acc
+                        }
+                    };
                     // What is known already goes here, on the job's thread.
                     let head = p.head_rel;
                     r = apply::and_not(&r, &self.rels[head]);
@@ -696,6 +759,7 @@ impl Solver {
                 recent.insert(rel, r);
                 if let Some(m) = merged {
                     new.insert(rel, m);
+                    new_prepared.retain(|&(pi, atom), _| plans[pi].atoms[atom].rel != rel);
                 }
             }
             profile.post_wall += post_start.elapsed();
@@ -928,32 +992,50 @@ const PARALLEL_PARTS: usize = 4;
 /// than the cut).
 const PARALLEL_MIN_NODES: usize = 2048;
 
-/// A rule run to saturation between iterations, driven by one subgoal
-/// over a relation of the stratum: its only such subgoal (a linear rule,
-/// `reach(m) :- IE(_, m)`), or else its one subgoal over its own head
-/// relation (`vP(v1, h) :- assignCall(v1, v2), vP(v2, h)`).
+/// A rule variant run to saturation between iterations, driven by one
+/// subgoal over a relation of the stratum.
+///
+/// A rule with at most [`COMPLETE_MAX_DYNAMIC`] subgoals over the stratum
+/// saturates *completely*: each such subgoal drives one variant, and the
+/// other subgoal reads everything known (the full relation, then what
+/// this iteration found so far, as separate joins). Every new tuple of a
+/// driving relation passes through the inner loop once, so every
+/// derivation from a new tuple is made there and the rule's outer
+/// variants are redundant. This makes the call graph's discovery (a new
+/// receiver type meeting a new call site) and heap flows (a store meeting
+/// a load) one inner step each, not one outer iteration each.
+///
+/// A rule with more such subgoals saturates only on its subgoal over its
+/// own head relation (`vP(r, h) :- fieldGet(i, f), apiArg(...), vP(o, oh),
+/// hP(oh, f, h), ...`), reading the others as they stood before the
+/// iteration; its outer variants still run.
 struct Saturating {
     /// Index into the stratum's plans.
     plan: usize,
     /// The driving subgoal.
     atom: usize,
-    /// The outer variant reading that subgoal's delta.
-    variant: usize,
-    /// That variant's joins with `old` read as `full`.
+    /// The steps of the outer variant reading that subgoal's delta, its
+    /// joins with `old` read as `full`.
     steps: Vec<Step>,
-    /// Whether saturation subsumes the outer variant: it reads no `full`
-    /// version of another relation, so it would only re-derive, from the
-    /// next delta, what saturation found.
-    subsumes: bool,
+    /// Whether the rule saturates completely; then `other`, if any, is its
+    /// other subgoal over the stratum.
+    complete: bool,
+    /// The other dynamic subgoal of a complete rule.
+    other: Option<usize>,
 }
 
 impl Saturating {
-    /// Whether outer variant `vi` of plan `pi` only repeats this rule's
-    /// saturation.
-    fn redundant(&self, pi: usize, vi: usize) -> bool {
-        self.subsumes && self.plan == pi && self.variant == vi
+    /// Whether the outer variants of plan `pi` only repeat what
+    /// saturation derived.
+    fn redundant(&self, pi: usize) -> bool {
+        self.complete && self.plan == pi
     }
 }
+
+/// Rules with at most this many subgoals over the stratum saturate
+/// completely (see [`Saturating`]); each other subgoal costs a join per
+/// part of what is known (full, found this iteration, found last step).
+const COMPLETE_MAX_DYNAMIC: usize = 2;
 
 /// The stratum's rules that saturate (see [`Saturating`]).
 fn saturating_rules(plans: &[RulePlan], recursive: &[usize]) -> Vec<Saturating> {
@@ -966,41 +1048,55 @@ fn saturating_rules(plans: &[RulePlan], recursive: &[usize]) -> Vec<Saturating> 
             .copied()
             .filter(|&a| p.atoms[a].rel == p.head_rel)
             .collect();
-        let atom = match (&dynamic[..], &own[..]) {
-            ([only], _) => *only,
-            (_, [own]) => *own,
-            _ => continue,
-        };
-        let Some(variant) = p
-            .variants
-            .iter()
-            .position(|v| v.delta.map(|f| p.factors[f].atom) == Some(atom))
-        else {
-            continue;
-        };
-        let mut steps = p.variants[variant].steps.clone();
-        let mut subsumes = true;
-        for step in &mut steps {
-            if let Step::Join { factor, source, .. } = step {
-                if !p.atoms[p.factors[*factor].atom].dynamic {
-                    continue;
-                }
-                match source {
-                    Source::Old => *source = Source::Full,
-                    Source::Full => subsumes = false,
-                    Source::Delta => {}
-                }
+        if dynamic.len() <= COMPLETE_MAX_DYNAMIC {
+            let variants: Option<Vec<Saturating>> = dynamic
+                .iter()
+                .map(|&atom| {
+                    Some(Saturating {
+                        plan: pi,
+                        atom,
+                        steps: saturating_steps(p, atom)?,
+                        complete: true,
+                        other: dynamic.iter().copied().find(|&a| a != atom),
+                    })
+                })
+                .collect();
+            if let Some(v) = variants {
+                out.extend(v);
+                continue;
             }
         }
+        let [atom] = own[..] else { continue };
+        let Some(steps) = saturating_steps(p, atom) else {
+            continue;
+        };
         out.push(Saturating {
             plan: pi,
             atom,
-            variant,
             steps,
-            subsumes,
+            complete: false,
+            other: None,
         });
     }
     out
+}
+
+/// The steps of the variant of `p` that reads `atom`'s delta, with its
+/// joins with `old` read as `full`.
+fn saturating_steps(p: &RulePlan, atom: usize) -> Option<Vec<Step>> {
+    let variant = p
+        .variants
+        .iter()
+        .position(|v| v.delta.map(|f| p.factors[f].atom) == Some(atom))?;
+    let mut steps = p.variants[variant].steps.clone();
+    for step in &mut steps {
+        if let Step::Join { factor, source, .. } = step {
+            if p.atoms[p.factors[*factor].atom].dynamic && *source == Source::Old {
+                *source = Source::Full;
+            }
+        }
+    }
+    Some(steps)
 }
 
 /// Subgoals of one rule prepared once per stratum.
