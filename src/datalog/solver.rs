@@ -11,17 +11,21 @@
 //! iteration is it diffed against and merged into the full relation, since
 //! in biodivine each `or` costs the size of both operands.
 //!
-//! Between iterations, rules driven by a single subgoal are saturated:
-//! linear rules (one subgoal over the stratum, `reach(m) :- IE(_, m)`) and
-//! rules reading their own head relation once (`vP(v1, h) :- A(v1, v2),
-//! vP(v2, h)`) run on the new tuples of that subgoal, then on what they
-//! add, until nothing is added (Berndl et al.'s inner propagation loop).
-//! A chain of copies or of rule-to-rule hand-offs then costs one outer
-//! iteration instead of one per link. The inner loop only diffs small sets
-//! against the full relation (`and_not` of a small BDD visits only its own
-//! paths) and merges nothing: what it finds joins the iteration's new
-//! tuples, and every other rule sees them as delta in the next iteration,
-//! so the fixpoint is the same.
+//! Between iterations, rules are saturated (Berndl et al.'s inner
+//! propagation loop): they run on the new tuples of a subgoal, then on
+//! what they add, until nothing is added. A rule with one or two subgoals
+//! over the stratum (`reach(m) :- IE(_, m)`, `vP(v1, h) :- assignCall(v1,
+//! v2), vP(v2, h)`, virtual dispatch, a store meeting a load) saturates
+//! on each, reading everything known of the other: the full relation,
+//! and what the inner loop found so far, as separate joins. Its outer
+//! variants are then redundant and skipped. A rule with more such
+//! subgoals saturates only on its one subgoal over its own head relation,
+//! reading the others as they stood. A chain of copies, calls or
+//! hand-offs then costs inner steps, not outer iterations. The inner loop
+//! only diffs small sets against the full relation (`and_not` of a small
+//! BDD visits only its own paths) and merges nothing into it: what it
+//! finds joins the iteration's new tuples, and every other rule sees them
+//! as delta in the next iteration, so the fixpoint is the same.
 //!
 //! Variants and subgoal preparation run in parallel (rayon).
 
