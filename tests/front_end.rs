@@ -403,3 +403,48 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+#[test]
+fn arrays_of_constant_length_passed_to_calls_and_method_arities() {
+    let f = facts_of(&[fixture("reflection")]);
+    assert!(f.problems.is_empty(), "{:?}", f.problems);
+    let main = "<Arity: void main(java.lang.String[])>";
+    let site = |bci: u32, line: u32, kind: &str, target: &str| {
+        format!("{main}[{bci}@L{line}] {kind} <{target}>")
+    };
+    let get_ctor = "java.lang.Class: java.lang.reflect.Constructor";
+    let new_instance =
+        "java.lang.reflect.Constructor: java.lang.Object newInstance(java.lang.Object[])";
+    let invoke =
+        "java.lang.reflect.Method: java.lang.Object invoke(java.lang.Object,java.lang.Object[])";
+    // iconst_n; anewarray: getDeclaredConstructor(), newInstance(),
+    // getConstructor(int.class), newInstance(1), m.invoke(o, "x"),
+    // getMethod("add", Object.class, Object.class) and invoke(o, "x", "y").
+    // The arrays that parameters()/arguments() return (a φ of two
+    // allocations, through a call) have no known length.
+    let mut want: Vec<String> = [
+        (site(11, 12, "invokevirtual", &format!("{get_ctor} getDeclaredConstructor(java.lang.Class[])")), 1, 0),
+        (site(18, 12, "invokevirtual", new_instance), 1, 0),
+        (site(33, 14, "invokevirtual", &format!("{get_ctor} getConstructor(java.lang.Class[])")), 1, 1),
+        (site(49, 15, "invokevirtual", new_instance), 1, 1),
+        (site(115, 21, "invokevirtual", invoke), 2, 1),
+        (site(142, 24, "invokevirtual", "java.lang.Class: java.lang.reflect.Method getMethod(java.lang.String,java.lang.Class[])"), 2, 2),
+        (site(160, 24, "invokevirtual", invoke), 2, 2),
+    ]
+    .iter()
+    .map(|(s, z, n)| format!("{s}\t{z}\t{n}"))
+    .collect();
+    want.sort();
+    assert_eq!(rows(&f, "actualArrayLength", main), want);
+    assert_eq!(
+        rows(&f, "methodArity", "<r.Counter:"),
+        vec![
+            "<r.Counter: int get()>\t0",
+            "<r.Counter: void <init>()>\t0",
+            "<r.Counter: void <init>(int)>\t1",
+            "<r.Counter: void <init>(int,int)>\t2",
+            "<r.Counter: void add(java.lang.Object)>\t1",
+            "<r.Counter: void add(java.lang.Object,java.lang.Object)>\t2",
+        ]
+    );
+}

@@ -38,6 +38,7 @@ const IDIOMS: &[&str] = &[
     "Fields",
     "Constructors",
     "SpecInput",
+    "Arity",
 ];
 
 fn analyze(main: &str, variant: &str, spec: &Path, db: &Path) {

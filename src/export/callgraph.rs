@@ -4,7 +4,8 @@
 //!
 //! TSV: `caller  invoke  callee  kind`, where kind is `call` or
 //! `reflective`, one line per (site, target). DOT: one edge per
-//! (caller, callee) pair, reflective edges dashed and red.
+//! (caller, callee) pair, reflective edges dashed and red. Lines follow
+//! the ids: callers in class-path order, sites in bytecode order.
 
 use super::relation::json_string;
 use crate::bdd::decode::for_each_tuple;
@@ -69,35 +70,37 @@ pub fn write_callgraph(
             .unwrap_or_else(|| v.to_string())
     };
     let mut n = 0u64;
-    let mut err: Option<io::Error> = None;
-    let mut emit = |r: io::Result<()>| match r {
-        Ok(()) => {
-            n += 1;
+    // Each kind's tuples in the order of the ids: callers as the class
+    // path lists them, sites in bytecode order. (A walk of the BDD follows
+    // its variable order, which interleaves caller and callee bits.)
+    let lines = |r: &str, line: &dyn Fn(&[String]) -> String| -> Vec<String> {
+        let id = rel(r);
+        let doms: Vec<usize> = solver.prog.relations[id]
+            .attrs
+            .iter()
+            .map(|a| a.domain)
+            .collect();
+        let mut tuples: Vec<Vec<u64>> = Vec::new();
+        let _ = for_each_tuple(&solver.rels[id], &solver.blocks(id), |t| {
+            tuples.push(t.to_vec());
             ControlFlow::Continue(())
-        }
-        Err(e) => {
-            err = Some(e);
-            ControlFlow::Break(())
-        }
+        });
+        tuples.sort_unstable();
+        tuples
+            .iter()
+            .map(|t| {
+                let names: Vec<String> = t.iter().zip(&doms).map(|(&x, &d)| name(d, x)).collect();
+                line(&names)
+            })
+            .collect()
     };
     match format {
         GraphFormat::Tsv => {
             for (r, kind) in [("cgSite", "call"), ("cgSiteReflective", "reflective")] {
-                let id = rel(r);
-                let doms: Vec<usize> = solver.prog.relations[id]
-                    .attrs
-                    .iter()
-                    .map(|a| a.domain)
-                    .collect();
-                let _ = for_each_tuple(&solver.rels[id], &solver.blocks(id), |t| {
-                    emit(writeln!(
-                        out,
-                        "{}\t{}\t{}\t{kind}",
-                        name(doms[0], t[0]),
-                        name(doms[1], t[1]),
-                        name(doms[2], t[2])
-                    ))
-                });
+                for l in lines(r, &|t| format!("{}\t{}\t{}\t{kind}", t[0], t[1], t[2])) {
+                    writeln!(out, "{l}")?;
+                    n += 1;
+                }
             }
         }
         GraphFormat::Dot => {
@@ -110,21 +113,15 @@ pub fn write_callgraph(
                     " [style=dashed, color=red, label=\"reflection\"]",
                 ),
             ] {
-                let id = rel(r);
-                let m = solver.prog.relations[id].attrs[0].domain;
-                let _ = for_each_tuple(&solver.rels[id], &solver.blocks(id), |t| {
-                    emit(writeln!(
-                        out,
-                        "  {} -> {}{attrs};",
-                        json_string(&name(m, t[0])),
-                        json_string(&name(m, t[1]))
-                    ))
-                });
+                let edge = |t: &[String]| {
+                    format!("  {} -> {}{attrs};", json_string(&t[0]), json_string(&t[1]))
+                };
+                for l in lines(r, &edge) {
+                    writeln!(out, "{l}")?;
+                    n += 1;
+                }
             }
         }
-    }
-    if let Some(e) = err {
-        return Err(e.into());
     }
     if format == GraphFormat::Dot {
         writeln!(out, "}}")?;

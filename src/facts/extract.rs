@@ -8,7 +8,7 @@ use crate::classfile::descriptor::{
     subsignature, MethodDesc,
 };
 use crate::classfile::model::{access, ClassInfo, Code, MemberRef};
-use crate::ir::{ConcatPart, Invoke, InvokeKind, MethodIr, Stmt};
+use crate::ir::{ConcatPart, Invoke, InvokeKind, MethodIr, Stmt, Var};
 use fxhash::FxHashMap;
 
 /// The relations, in the order of [`super::schema::RELATIONS`].
@@ -25,6 +25,7 @@ pub enum R {
     Subtype,
     Cha,
     Actual,
+    ActualArrayLength,
     Formal,
     Iret,
     Mret,
@@ -50,6 +51,7 @@ pub enum R {
     ClassModifier,
     FieldType,
     MethodRet,
+    MethodArity,
     Constructor,
     DefaultConstructor,
     Clinit,
@@ -67,6 +69,10 @@ pub enum R {
     SpecSource,
     Iloc,
 }
+
+/// The most parameters a method can declare (JVMS 4.3.3); array lengths
+/// above it are not recorded, as no parameter list can match them.
+const MAX_ARITY: u32 = 255;
 
 /// The number of relations.
 pub const RELATION_COUNT: usize = R::Iloc as usize + 1;
@@ -226,6 +232,13 @@ impl FactsBuilder {
         self.rels[r as usize].extend_from_slice(t);
     }
 
+    /// Records a method's number of parameters (as `Z`).
+    fn add_arity(&mut self, m: u32, count: usize) {
+        let n = count.min(MAX_ARITY as usize) as u32;
+        self.max_z = self.max_z.max(n);
+        self.add(R::MethodArity, &[m, n]);
+    }
+
     fn modifiers_of(&mut self, r: R, x: u32, flags: u16, is_class: bool, is_field: bool) {
         let table: &[(u16, &str)] = &[
             (access::PUBLIC, "public"),
@@ -307,6 +320,7 @@ impl FactsBuilder {
             self.add(R::MethodSig, &[id, key]);
             let rt = self.types.intern(&desc.ret);
             self.add(R::MethodRet, &[id, rt]);
+            self.add_arity(id, desc.params.len());
             self.modifiers_of(R::MethodModifier, id, m.access, false, false);
             if !is_library {
                 self.add(R::ApplicationMethod, &[id]);
@@ -477,6 +491,7 @@ impl FactsBuilder {
             self.add(R::Mret, &[m, g(r)]);
         }
         self.add(R::Mthr, &[m, g(ir.thrown)]);
+        let lengths = ir.array_lengths();
         let line_of = |bci: u32| code.map_or(0, |c| c.line_of(bci));
         let mut synthetic_sites = 0u32;
         for s in &ir.stmts {
@@ -486,6 +501,7 @@ impl FactsBuilder {
                     level,
                     dst,
                     ty,
+                    ..
                 } => {
                     let line = line_of(*bci);
                     let lv = if *level > 0 {
@@ -544,7 +560,8 @@ impl FactsBuilder {
                         synthetic_sites += 1;
                         synthetic_sites - 1
                     };
-                    self.emit_invoke(m, inv, bci, line_of(inv.bci), base, g(ir.thrown));
+                    let line = line_of(inv.bci);
+                    self.emit_invoke(m, inv, bci, line, base, g(ir.thrown), &lengths);
                 }
                 Stmt::Concat { bci, dst, parts } => {
                     self.stats.concats += 1;
@@ -603,7 +620,17 @@ impl FactsBuilder {
         }
     }
 
-    fn emit_invoke(&mut self, m: u32, inv: &Invoke, bci: u32, line: u32, base: u32, thrown: u32) {
+    #[allow(clippy::too_many_arguments)]
+    fn emit_invoke(
+        &mut self,
+        m: u32,
+        inv: &Invoke,
+        bci: u32,
+        line: u32,
+        base: u32,
+        thrown: u32,
+        lengths: &FxHashMap<Var, u32>,
+    ) {
         let g = |v: u32| base + v;
         let Some((target, desc, resolved)) = self.method_ref(&inv.target) else {
             return;
@@ -662,6 +689,10 @@ impl FactsBuilder {
                 let z = k as u32 + shift;
                 self.max_z = self.max_z.max(z);
                 self.add(R::Actual, &[i, z, g(*a)]);
+                if let Some(&n) = lengths.get(a).filter(|&&n| n <= MAX_ARITY) {
+                    self.max_z = self.max_z.max(n);
+                    self.add(R::ActualArrayLength, &[i, z, n]);
+                }
             }
         }
         if let Some(r) = inv.result {
@@ -729,6 +760,7 @@ impl FactsBuilder {
         self.add(R::MethodSig, &[lm, key]);
         let rt = self.types.intern(&sam.ret);
         self.add(R::MethodRet, &[lm, rt]);
+        self.add_arity(lm, sam.params.len());
         self.modifiers_of(R::MethodModifier, lm, access::PUBLIC | 0x1000, false, false);
         self.hierarchy.add(ClassNode {
             name: lname.clone(),
@@ -790,6 +822,7 @@ impl FactsBuilder {
                     level: 0,
                     dst: obj,
                     ty: implementation.class.clone(),
+                    length: None,
                 });
                 if let Some(r) = ir.ret {
                     ir.stmts.push(Stmt::Assign { dst: r, src: obj });

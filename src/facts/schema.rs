@@ -103,6 +103,11 @@ pub const RELATIONS: &[RelationSchema] = &[
         "actual argument num of a call"
     ),
     rel!(
+        "actualArrayLength",
+        [("invoke", "I"), ("num", "Z"), ("length", "Z")],
+        "argument num of a call is an array the caller allocates with a constant length"
+    ),
+    rel!(
         "formal",
         [("method", "M"), ("num", "Z"), ("variable", "V")],
         "formal parameter num of a method"
@@ -226,6 +231,11 @@ pub const RELATIONS: &[RelationSchema] = &[
         "methodRet",
         [("method", "M"), ("type", "T")],
         "declared return type"
+    ),
+    rel!(
+        "methodArity",
+        [("method", "M"), ("count", "Z")],
+        "number of declared parameters (the receiver not counted)"
     ),
     rel!(
         "constructor",

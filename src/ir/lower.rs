@@ -344,6 +344,7 @@ pub fn lower_method(
             emit: false,
             handler_phis: &[],
             seen_edges: FxHashSet::default(),
+            last_int: None,
             copies: Vec::new(),
         };
         let mut to_handlers: Vec<(usize, State)> = Vec::new();
@@ -456,6 +457,7 @@ pub fn lower_method(
             emit: true,
             handler_phis: &phis,
             seen_edges: std::mem::take(&mut edges),
+            last_int: None,
             copies: std::mem::take(&mut copies),
         };
         for k in cfg.blocks[b].start..cfg.blocks[b].end {
@@ -556,6 +558,10 @@ struct Translator<'a> {
     emit: bool,
     handler_phis: &'a [Option<State>],
     seen_edges: FxHashSet<(Var, Var)>,
+    /// The integer constant the previous instruction of this block pushed
+    /// (`iconst`, `bipush`, `sipush`), for the length of an array
+    /// allocated right after it.
+    last_int: Option<i32>,
     /// Variables defined only by a copy of a value of their own type:
     /// candidates for [`super::copies::remove_trivial`].
     copies: Vec<Var>,
@@ -631,10 +637,16 @@ impl Translator<'_> {
         }
         let pc = insn.pc;
         let o = insn.op;
+        let last_int = self.last_int.take();
         match o {
             0x00 => {}
             op::ACONST_NULL => st.stack.push(Val::Null),
-            0x02..=0x08 | op::BIPUSH | op::SIPUSH => st.stack.push(Val::Int),
+            0x02..=0x08 | op::BIPUSH | op::SIPUSH => {
+                if let Operand::Int(n) = insn.operand {
+                    self.last_int = Some(n);
+                }
+                st.stack.push(Val::Int);
+            }
             0x09 | 0x0a => st.stack.push(Val::Long),
             0x0b..=0x0d => st.stack.push(Val::Float),
             0x0e | op::DCONST_1 => st.stack.push(Val::Double),
@@ -673,6 +685,7 @@ impl Translator<'_> {
                             level: 0,
                             dst,
                             ty: ty.to_string(),
+                            length: None,
                         });
                         Val::Ref(dst)
                     }
@@ -983,11 +996,16 @@ impl Translator<'_> {
                     _ => return self.fail(insn, "allocation operand"),
                 };
                 let dst = self.var(format!("s@{pc}"), &ty);
+                let length = match (o, last_int) {
+                    (op::ANEWARRAY | op::NEWARRAY, Some(n)) => u32::try_from(n).ok(),
+                    _ => None,
+                };
                 self.push_stmt(Stmt::New {
                     bci: pc,
                     level: 0,
                     dst,
                     ty: ty.clone(),
+                    length,
                 });
                 if let Operand::MultiArray(_, dims) = insn.operand {
                     // Inner arrays: new T[][] stores new T[] into its elements.
@@ -1006,6 +1024,7 @@ impl Translator<'_> {
                             level,
                             dst: v,
                             ty: inner.clone(),
+                            length: None,
                         });
                         self.push_stmt(Stmt::ArrayStore {
                             base: outer,

@@ -19,6 +19,7 @@ pub mod lower;
 pub mod natives;
 
 use crate::classfile::model::MemberRef;
+use fxhash::FxHashMap;
 
 /// A variable, numbered within its method.
 pub type Var = u32;
@@ -103,6 +104,11 @@ pub enum Stmt {
         dst: Var,
         /// Allocated type.
         ty: String,
+        /// The length of a one-dimensional array whose length is an
+        /// integer constant pushed just before the allocation
+        /// (`iconst_2; anewarray`, as javac compiles `new T[] {a, b}` and
+        /// an empty varargs list).
+        length: Option<u32>,
     },
     /// `dst = "text"`.
     StringConst {
@@ -268,6 +274,30 @@ impl Stmt {
     }
 }
 
+impl Stmt {
+    /// Calls `f` on every variable the statement defines.
+    pub fn for_each_def(&self, mut f: impl FnMut(Var)) {
+        match self {
+            Stmt::New { dst, .. }
+            | Stmt::StringConst { dst, .. }
+            | Stmt::ClassConst { dst, .. }
+            | Stmt::StaticLoad { dst, .. }
+            | Stmt::Assign { dst, .. }
+            | Stmt::Cast { dst, .. }
+            | Stmt::Load { dst, .. }
+            | Stmt::ArrayLoad { dst, .. }
+            | Stmt::Concat { dst, .. }
+            | Stmt::Lambda { dst, .. } => f(*dst),
+            Stmt::Invoke(inv) => {
+                inv.result.iter().copied().for_each(&mut f);
+                inv.exception.iter().copied().for_each(&mut f);
+            }
+            Stmt::UnknownDynamic { dst, .. } => dst.iter().copied().for_each(&mut f),
+            Stmt::Store { .. } | Stmt::ArrayStore { .. } | Stmt::StaticStore { .. } => {}
+        }
+    }
+}
+
 /// A method body in IR.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MethodIr {
@@ -292,6 +322,30 @@ impl MethodIr {
             ty: ty.into(),
         });
         (self.vars.len() - 1) as Var
+    }
+
+    /// The variables that only ever hold one array of a known constant
+    /// length: defined by a single allocation with a `length` and by
+    /// nothing else (not a parameter, no copy into them).
+    pub fn array_lengths(&self) -> FxHashMap<Var, u32> {
+        let mut defs: FxHashMap<Var, u32> = FxHashMap::default();
+        for s in &self.stmts {
+            s.for_each_def(|v| *defs.entry(v).or_default() += 1);
+        }
+        for p in self.params.iter().flatten() {
+            *defs.entry(*p).or_default() += 1;
+        }
+        self.stmts
+            .iter()
+            .filter_map(|s| match s {
+                Stmt::New {
+                    dst,
+                    length: Some(n),
+                    ..
+                } if defs.get(dst) == Some(&1) => Some((*dst, *n)),
+                _ => None,
+            })
+            .collect()
     }
 
     /// An empty body with parameters, return and thrown variables for a
