@@ -695,9 +695,18 @@ impl Solver {
                                 recent_prepared_now.get(&key),
                             ];
                             let mut acc = mk_false(nv);
-                            for part in parts.into_iter().flatten() {
-                                if part.is_false() {
+                            for (label, part) in ["full", "new", "recent"].iter().zip(parts) {
+                                let Some(part) = part.filter(|b| !b.is_false()) else {
                                     continue;
+                                };
+                                if tracing() {
+                                    eprintln!(
+                                        "[trace]       job: delta {} ({}n), {label} {} ({}n)",
+                                        self.prog.relations[p.atoms[s.atom].rel].name,
+                                        delta.size(),
+                                        self.prog.relations[p.atoms[other].rel].name,
+                                        part.size()
+                                    );
                                 }
                                 dyns.insert((other, Source::Full), part);
                                 let r = self.run_steps(p, &s.steps, &statics[s.plan], &dyns)?;
@@ -939,7 +948,7 @@ impl Solver {
                 };
                 self.note_step(p.rule, name, t.elapsed());
             }
-            if tracing() && t.elapsed().as_millis() >= 100 {
+            if tracing() && t.elapsed() >= trace_threshold() {
                 let operand = match step {
                     Step::Join { factor, source, .. } => format!(
                         "{:?} {} ({}n)",
@@ -1121,6 +1130,18 @@ fn accumulate(acc: &mut HashMap<RelId, Bdd>, rel: RelId, r: Bdd) {
             acc.insert(rel, r);
         }
     }
+}
+
+/// The shortest join step the trace prints: `REFRACT_TRACE_MS`
+/// milliseconds, 100 by default.
+fn trace_threshold() -> Duration {
+    static MS: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    Duration::from_millis(*MS.get_or_init(|| {
+        std::env::var("REFRACT_TRACE_MS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(100)
+    }))
 }
 
 /// Whether `REFRACT_TRACE` asks for a trace of the evaluation on stderr.
