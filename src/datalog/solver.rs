@@ -699,17 +699,19 @@ impl Solver {
                                 let Some(part) = part.filter(|b| !b.is_false()) else {
                                     continue;
                                 };
-                                if tracing() {
+                                dyns.insert((other, Source::Full), part);
+                                let t = Instant::now();
+                                let r = self.run_steps(p, &s.steps, &statics[s.plan], &dyns)?;
+                                if tracing() && t.elapsed() >= trace_threshold() {
                                     eprintln!(
-                                        "[trace]       job: delta {} ({}n), {label} {} ({}n)",
+                                        "[trace]       job {:.3}s: delta {} ({}n), {label} {} ({}n)",
+                                        t.elapsed().as_secs_f64(),
                                         self.prog.relations[p.atoms[s.atom].rel].name,
                                         delta.size(),
                                         self.prog.relations[p.atoms[other].rel].name,
                                         part.size()
                                     );
                                 }
-                                dyns.insert((other, Source::Full), part);
-                                let r = self.run_steps(p, &s.steps, &statics[s.plan], &dyns)?;
                                 acc = apply::or(&acc, &r);
                             }
                             acc
