@@ -272,9 +272,7 @@ impl Stmt {
             Stmt::UnknownDynamic { dst, .. } => dst.iter_mut().for_each(&mut f),
         }
     }
-}
 
-impl Stmt {
     /// Calls `f` on every variable the statement defines.
     pub fn for_each_def(&self, mut f: impl FnMut(Var)) {
         match self {
@@ -328,6 +326,18 @@ impl MethodIr {
     /// length: defined by a single allocation with a `length` and by
     /// nothing else (not a parameter, no copy into them).
     pub fn array_lengths(&self) -> FxHashMap<Var, u32> {
+        let sized = |s: &Stmt| {
+            matches!(
+                s,
+                Stmt::New {
+                    length: Some(_),
+                    ..
+                }
+            )
+        };
+        if !self.stmts.iter().any(sized) {
+            return FxHashMap::default();
+        }
         let mut defs: FxHashMap<Var, u32> = FxHashMap::default();
         for s in &self.stmts {
             s.for_each_def(|v| *defs.entry(v).or_default() += 1);
