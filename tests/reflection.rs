@@ -39,6 +39,7 @@ const IDIOMS: &[&str] = &[
     "Constructors",
     "SpecInput",
     "Arity",
+    "ParameterTypes",
 ];
 
 fn analyze(main: &str, variant: &str, spec: &Path, db: &Path) {

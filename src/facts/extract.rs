@@ -8,6 +8,7 @@ use crate::classfile::descriptor::{
     subsignature, MethodDesc,
 };
 use crate::classfile::model::{access, ClassInfo, Code, MemberRef};
+use crate::ir::parameter_types::parameter_lists;
 use crate::ir::{ConcatPart, Invoke, InvokeKind, MethodIr, Stmt, Var};
 use fxhash::FxHashMap;
 
@@ -26,6 +27,7 @@ pub enum R {
     Cha,
     Actual,
     ActualArrayLength,
+    ActualArrayTypes,
     Formal,
     Iret,
     Mret,
@@ -52,6 +54,7 @@ pub enum R {
     FieldType,
     MethodRet,
     MethodArity,
+    MethodParams,
     Constructor,
     DefaultConstructor,
     Clinit,
@@ -68,6 +71,15 @@ pub enum R {
     ReflectionApi,
     SpecSource,
     Iloc,
+}
+
+/// What a method's own constant-length arrays say about the calls they
+/// are passed to.
+struct ConstantArrays {
+    /// The length of each array variable's only array.
+    lengths: FxHashMap<Var, u32>,
+    /// The parameter list each `Class[]` of constants spells.
+    parameter_lists: FxHashMap<Var, String>,
 }
 
 /// The most parameters a method can declare (JVMS 4.3.3); array lengths
@@ -232,11 +244,14 @@ impl FactsBuilder {
         self.rels[r as usize].extend_from_slice(t);
     }
 
-    /// Records a method's number of parameters (as `Z`).
-    fn add_arity(&mut self, m: u32, count: usize) {
-        let n = count.min(MAX_ARITY as usize) as u32;
+    /// Records a method's number of parameters (as `Z`) and its parameter
+    /// list (as `N`, `(java.lang.String,int)`).
+    fn add_parameters(&mut self, m: u32, params: &[String]) {
+        let n = params.len().min(MAX_ARITY as usize) as u32;
         self.max_z = self.max_z.max(n);
         self.add(R::MethodArity, &[m, n]);
+        let list = self.names.intern(&format!("({})", params.join(",")));
+        self.add(R::MethodParams, &[m, list]);
     }
 
     fn modifiers_of(&mut self, r: R, x: u32, flags: u16, is_class: bool, is_field: bool) {
@@ -320,7 +335,7 @@ impl FactsBuilder {
             self.add(R::MethodSig, &[id, key]);
             let rt = self.types.intern(&desc.ret);
             self.add(R::MethodRet, &[id, rt]);
-            self.add_arity(id, desc.params.len());
+            self.add_parameters(id, &desc.params);
             self.modifiers_of(R::MethodModifier, id, m.access, false, false);
             if !is_library {
                 self.add(R::ApplicationMethod, &[id]);
@@ -492,6 +507,10 @@ impl FactsBuilder {
         }
         self.add(R::Mthr, &[m, g(ir.thrown)]);
         let lengths = ir.array_lengths();
+        let arrays = ConstantArrays {
+            parameter_lists: parameter_lists(ir, &lengths),
+            lengths,
+        };
         let line_of = |bci: u32| code.map_or(0, |c| c.line_of(bci));
         let mut synthetic_sites = 0u32;
         for s in &ir.stmts {
@@ -552,7 +571,9 @@ impl FactsBuilder {
                     self.add(R::S, &[GLOBAL_VAR, f, g(*src)]);
                 }
                 Stmt::ArrayLoad { dst, base } => self.add(R::L, &[g(*base), ARRAY_FIELD, g(*dst)]),
-                Stmt::ArrayStore { base, src } => self.add(R::S, &[g(*base), ARRAY_FIELD, g(*src)]),
+                Stmt::ArrayStore { base, src, .. } => {
+                    self.add(R::S, &[g(*base), ARRAY_FIELD, g(*src)])
+                }
                 Stmt::Invoke(inv) => {
                     let bci = if code.is_some() {
                         inv.bci
@@ -561,7 +582,7 @@ impl FactsBuilder {
                         synthetic_sites - 1
                     };
                     let line = line_of(inv.bci);
-                    self.emit_invoke(m, inv, bci, line, base, g(ir.thrown), &lengths);
+                    self.emit_invoke(m, inv, bci, line, base, g(ir.thrown), &arrays);
                 }
                 Stmt::Concat { bci, dst, parts } => {
                     self.stats.concats += 1;
@@ -629,7 +650,7 @@ impl FactsBuilder {
         line: u32,
         base: u32,
         thrown: u32,
-        lengths: &FxHashMap<Var, u32>,
+        arrays: &ConstantArrays,
     ) {
         let g = |v: u32| base + v;
         let Some((target, desc, resolved)) = self.method_ref(&inv.target) else {
@@ -689,9 +710,13 @@ impl FactsBuilder {
                 let z = k as u32 + shift;
                 self.max_z = self.max_z.max(z);
                 self.add(R::Actual, &[i, z, g(*a)]);
-                if let Some(&n) = lengths.get(a).filter(|&&n| n <= MAX_ARITY) {
+                if let Some(&n) = arrays.lengths.get(a).filter(|&&n| n <= MAX_ARITY) {
                     self.max_z = self.max_z.max(n);
                     self.add(R::ActualArrayLength, &[i, z, n]);
+                }
+                if let Some(list) = arrays.parameter_lists.get(a) {
+                    let list = self.names.intern(list);
+                    self.add(R::ActualArrayTypes, &[i, z, list]);
                 }
             }
         }
@@ -760,7 +785,7 @@ impl FactsBuilder {
         self.add(R::MethodSig, &[lm, key]);
         let rt = self.types.intern(&sam.ret);
         self.add(R::MethodRet, &[lm, rt]);
-        self.add_arity(lm, sam.params.len());
+        self.add_parameters(lm, &sam.params);
         self.modifiers_of(R::MethodModifier, lm, access::PUBLIC | 0x1000, false, false);
         self.hierarchy.add(ClassNode {
             name: lname.clone(),

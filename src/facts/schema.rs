@@ -11,7 +11,7 @@
 pub const DOMAINS: &[(&str, &str)] = &[
     (
         "N",
-        "method sub-signatures used for dispatch; N 0 is <direct> (not dispatched)",
+        "names: method sub-signatures used for dispatch (N 0 is <direct>, not dispatched) and parameter lists",
     ),
     ("F", "fields; F 0 is [] (the elements of any array)"),
     (
@@ -106,6 +106,11 @@ pub const RELATIONS: &[RelationSchema] = &[
         "actualArrayLength",
         [("invoke", "I"), ("num", "Z"), ("length", "Z")],
         "argument num of a call is an array the caller allocates with a constant length"
+    ),
+    rel!(
+        "actualArrayTypes",
+        [("invoke", "I"), ("num", "Z"), ("params", "N")],
+        "argument num of a call is a Class[] the caller fills with constants: the parameter list it spells"
     ),
     rel!(
         "formal",
@@ -236,6 +241,11 @@ pub const RELATIONS: &[RelationSchema] = &[
         "methodArity",
         [("method", "M"), ("count", "Z")],
         "number of declared parameters (the receiver not counted)"
+    ),
+    rel!(
+        "methodParams",
+        [("method", "M"), ("params", "N")],
+        "declared parameter types, as a list: (java.lang.String,int)"
     ),
     rel!(
         "constructor",

@@ -36,6 +36,9 @@ enum Val {
     /// Unusable (uninitialised, or kinds disagree at a merge).
     Top,
     Int,
+    /// An `int` constant (`iconst`, `bipush`, `sipush`, `ldc`): the length
+    /// of an array allocation and the index of an array store.
+    IntConst(i32),
     Float,
     Long,
     Double,
@@ -67,11 +70,18 @@ impl Val {
             _ => None,
         }
     }
+    fn int_const(self) -> Option<i32> {
+        match self {
+            Val::IntConst(n) => Some(n),
+            _ => None,
+        }
+    }
     /// Kind-level merge (pass 1).
     fn merge(self, other: Val) -> Val {
         match (self, other) {
             (a, b) if a == b => a,
             (Val::Null, Val::Ref(v)) | (Val::Ref(v), Val::Null) => Val::Ref(v),
+            (Val::Int | Val::IntConst(_), Val::Int | Val::IntConst(_)) => Val::Int,
             _ => Val::Top,
         }
     }
@@ -344,7 +354,6 @@ pub fn lower_method(
             emit: false,
             handler_phis: &[],
             seen_edges: FxHashSet::default(),
-            last_int: None,
             copies: Vec::new(),
         };
         let mut to_handlers: Vec<(usize, State)> = Vec::new();
@@ -457,7 +466,6 @@ pub fn lower_method(
             emit: true,
             handler_phis: &phis,
             seen_edges: std::mem::take(&mut edges),
-            last_int: None,
             copies: std::mem::take(&mut copies),
         };
         for k in cfg.blocks[b].start..cfg.blocks[b].end {
@@ -558,10 +566,6 @@ struct Translator<'a> {
     emit: bool,
     handler_phis: &'a [Option<State>],
     seen_edges: FxHashSet<(Var, Var)>,
-    /// The integer constant the previous instruction of this block pushed
-    /// (`iconst`, `bipush`, `sipush`), for the length of an array
-    /// allocated right after it.
-    last_int: Option<i32>,
     /// Variables defined only by a copy of a value of their own type:
     /// candidates for [`super::copies::remove_trivial`].
     copies: Vec<Var>,
@@ -637,15 +641,14 @@ impl Translator<'_> {
         }
         let pc = insn.pc;
         let o = insn.op;
-        let last_int = self.last_int.take();
         match o {
             0x00 => {}
             op::ACONST_NULL => st.stack.push(Val::Null),
             0x02..=0x08 | op::BIPUSH | op::SIPUSH => {
-                if let Operand::Int(n) = insn.operand {
-                    self.last_int = Some(n);
-                }
-                st.stack.push(Val::Int);
+                st.stack.push(match insn.operand {
+                    Operand::Int(n) => Val::IntConst(n),
+                    _ => Val::Int,
+                });
             }
             0x09 | 0x0a => st.stack.push(Val::Long),
             0x0b..=0x0d => st.stack.push(Val::Float),
@@ -659,7 +662,7 @@ impl Translator<'_> {
                     message: e.0,
                 })?;
                 let v = match c {
-                    Constant::Int(_) => Val::Int,
+                    Constant::Int(n) => Val::IntConst(n),
                     Constant::Float(_) => Val::Float,
                     Constant::Long(_) => Val::Long,
                     Constant::Double(_) => Val::Double,
@@ -790,11 +793,11 @@ impl Translator<'_> {
             }
             op::IASTORE..=op::SASTORE => {
                 let v = pop!();
-                let _index = pop!();
+                let index = pop!().int_const();
                 let arr = pop!();
                 if let (Some(base), Some(src)) = (arr.var(), v.var()) {
                     if o == op::AASTORE {
-                        self.push_stmt(Stmt::ArrayStore { base, src });
+                        self.push_stmt(Stmt::ArrayStore { base, index, src });
                     }
                 }
             }
@@ -967,9 +970,10 @@ impl Translator<'_> {
                 }
             }
             op::NEW | op::ANEWARRAY | op::NEWARRAY | op::MULTIANEWARRAY => {
+                let mut count = None;
                 let ty = match insn.operand {
                     Operand::ArrayType(t) => {
-                        pop!();
+                        count = pop!().int_const();
                         format!("{}[]", primitive_array_element(t))
                     }
                     Operand::Pool(i) => {
@@ -978,7 +982,7 @@ impl Translator<'_> {
                             message: e.0,
                         })?;
                         if o == op::ANEWARRAY {
-                            pop!();
+                            count = pop!().int_const();
                             format!("{c}[]")
                         } else {
                             c
@@ -996,10 +1000,7 @@ impl Translator<'_> {
                     _ => return self.fail(insn, "allocation operand"),
                 };
                 let dst = self.var(format!("s@{pc}"), &ty);
-                let length = match (o, last_int) {
-                    (op::ANEWARRAY | op::NEWARRAY, Some(n)) => u32::try_from(n).ok(),
-                    _ => None,
-                };
+                let length = count.and_then(|n| u32::try_from(n).ok());
                 self.push_stmt(Stmt::New {
                     bci: pc,
                     level: 0,
@@ -1028,6 +1029,7 @@ impl Translator<'_> {
                         });
                         self.push_stmt(Stmt::ArrayStore {
                             base: outer,
+                            index: None,
                             src: v,
                         });
                         outer = v;

@@ -11,12 +11,14 @@
 //! - [`lower`]: the stack-to-variable translation;
 //! - [`invokedynamic`]: string concatenation and lambdas;
 //! - [`natives`]: models of JDK natives that move objects or start code;
-//! - [`copies`]: removing the variables that only copy another.
+//! - [`copies`]: removing the variables that only copy another;
+//! - [`parameter_types`]: the `Class[]` arrays that spell a parameter list.
 
 pub mod copies;
 pub mod invokedynamic;
 pub mod lower;
 pub mod natives;
+pub mod parameter_types;
 
 use crate::classfile::model::MemberRef;
 use fxhash::FxHashMap;
@@ -181,10 +183,13 @@ pub enum Stmt {
         /// Array.
         base: Var,
     },
-    /// `base[*] = src`.
+    /// `base[index] = src` (`base[*]` to the analysis: `index` is the
+    /// constant index, when the code gives one).
     ArrayStore {
         /// Array.
         base: Var,
+        /// The index, when an integer constant.
+        index: Option<i32>,
         /// Value.
         src: Var,
     },
@@ -246,7 +251,7 @@ impl Stmt {
                 f(dst);
                 f(base);
             }
-            Stmt::Store { base, src, .. } | Stmt::ArrayStore { base, src } => {
+            Stmt::Store { base, src, .. } | Stmt::ArrayStore { base, src, .. } => {
                 f(base);
                 f(src);
             }

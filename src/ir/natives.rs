@@ -76,7 +76,11 @@ pub fn body(model: NativeModel, class: &str, is_static: bool, desc: &MethodDesc)
             if let (Some(src), Some(dst)) = (param(&ir, 0), param(&ir, 2)) {
                 let t = ir.new_var("elem", "java.lang.Object");
                 ir.stmts.push(Stmt::ArrayLoad { dst: t, base: src });
-                ir.stmts.push(Stmt::ArrayStore { base: dst, src: t });
+                ir.stmts.push(Stmt::ArrayStore {
+                    base: dst,
+                    index: None,
+                    src: t,
+                });
             }
         }
         NativeModel::ReturnThis => {
