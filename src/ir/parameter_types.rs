@@ -18,6 +18,10 @@
 use super::{MethodIr, Stmt, Var};
 use fxhash::FxHashMap;
 
+/// The most parameters a method can declare (JVMS 4.3.3): a longer array
+/// names no parameter list.
+const MAX_PARAMETERS: u32 = 255;
+
 /// For each variable in `lengths` (the method's constant-length arrays,
 /// from [`MethodIr::array_lengths`]) that is a `Class[]` filled with class
 /// constants at every index and used only as one call argument: its
@@ -25,29 +29,35 @@ use fxhash::FxHashMap;
 pub fn parameter_lists(ir: &MethodIr, lengths: &FxHashMap<Var, u32>) -> FxHashMap<Var, String> {
     let candidates: FxHashMap<Var, u32> = lengths
         .iter()
-        .filter(|(v, _)| ir.vars[**v as usize].ty == "java.lang.Class[]")
+        .filter(|(v, n)| {
+            **n <= MAX_PARAMETERS
+                && ir
+                    .vars
+                    .get(**v as usize)
+                    .is_some_and(|info| info.ty == "java.lang.Class[]")
+        })
         .map(|(v, n)| (*v, *n))
         .collect();
     if candidates.is_empty() {
         return FxHashMap::default();
     }
-    // What each class-valued variable holds, when a single constant.
+    // The class each variable defined once by a class constant holds.
     let mut defs: FxHashMap<Var, u32> = FxHashMap::default();
     for s in &ir.stmts {
         s.for_each_def(|v| *defs.entry(v).or_default() += 1);
     }
-    let constant_class = |v: Var| -> Option<String> {
-        if defs.get(&v) != Some(&1) || ir.params.contains(&Some(v)) {
-            return None;
-        }
-        ir.stmts.iter().find_map(|s| match s {
-            Stmt::ClassConst { dst, ty } if *dst == v => Some(ty.clone()),
-            Stmt::StaticLoad { dst, field } if *dst == v && field.name == "TYPE" => {
-                primitive_of_wrapper(&field.class).map(str::to_string)
+    let constants: FxHashMap<Var, &str> = ir
+        .stmts
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::ClassConst { dst, ty } => Some((*dst, ty.as_str())),
+            Stmt::StaticLoad { dst, field } if field.name == "TYPE" => {
+                Some((*dst, primitive_of_wrapper(&field.class)?))
             }
             _ => None,
         })
-    };
+        .filter(|(v, _)| defs.get(v) == Some(&1) && !ir.params.contains(&Some(*v)))
+        .collect();
     // Each candidate's elements by index; `None` once it is disqualified.
     let mut elements: Elements = candidates
         .iter()
@@ -58,12 +68,12 @@ pub fn parameter_lists(ir: &MethodIr, lengths: &FxHashMap<Var, u32>) -> FxHashMa
         match s {
             Stmt::ArrayStore { base, index, src } if candidates.contains_key(base) => {
                 let slot = index.and_then(|k| usize::try_from(k).ok());
-                let class = constant_class(*src);
+                let class = constants.get(src);
                 match (elements.get_mut(base), slot, class) {
                     (Some(Some(list)), Some(k), Some(class))
                         if k < list.len() && list[k].is_none() =>
                     {
-                        list[k] = Some(class);
+                        list[k] = Some(class.to_string());
                     }
                     _ => disqualify(*base, &mut elements),
                 }
