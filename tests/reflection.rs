@@ -40,6 +40,7 @@ const IDIOMS: &[&str] = &[
     "SpecInput",
     "Arity",
     "ParameterTypes",
+    "Properties",
 ];
 
 fn analyze(main: &str, variant: &str, spec: &Path, db: &Path) {
@@ -216,18 +217,25 @@ fn bad_specifications_and_roots_are_reported() {
 /// completes. The reflection variants over the JDK do not yet finish in
 /// test time (the context-insensitive analysis resolves the JDK's own
 /// reflection and grows); this runs the `none` variant.
-#[test]
-fn analysis_completes_against_the_jdk_java_base() {
+/// A JDK of java.base alone, in `dir` (the whole JDK is what the
+/// benchmarks run; java.base keeps a test under a minute).
+fn java_base(dir: &Path) -> PathBuf {
     let mods = refract::classpath::jdk::jmods(&refract::classpath::jdk::JdkChoice::Auto)
         .expect("a JDK with jmods (scripts/install-test-deps.sh)");
     let base = mods
         .iter()
         .find(|m| m.file_name().is_some_and(|n| n == "java.base.jmod"))
         .unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let jdk: PathBuf = dir.path().join("jdk");
+    let jdk: PathBuf = dir.join("jdk");
     std::fs::create_dir_all(jdk.join("jmods")).unwrap();
     std::os::unix::fs::symlink(base, jdk.join("jmods/java.base.jmod")).unwrap();
+    jdk
+}
+
+#[test]
+fn analysis_completes_against_the_jdk_java_base() {
+    let dir = tempfile::tempdir().unwrap();
+    let jdk = java_base(dir.path());
     let db = dir.path().join("jdk.db");
     refract(&[
         "analyze",
@@ -255,5 +263,45 @@ fn analysis_completes_against_the_jdk_java_base() {
     assert!(
         report.contains("Class.newInstance             1      0      0      1"),
         "{report}"
+    );
+}
+
+/// With the JDK's own `System.getProperty` and `Properties` behind the
+/// calls, a property is still input and its default a source: the
+/// program's targets are those of the run without the JDK. Followed into
+/// java.base, `getProperty`'s result had been the property table's
+/// contents (and the default was lost: `System.props` is set by the VM).
+#[test]
+fn properties_are_input_against_the_jdk_java_base() {
+    let dir = tempfile::tempdir().unwrap();
+    let jdk = java_base(dir.path());
+    let db = dir.path().join("jdk.db");
+    refract(&[
+        "analyze",
+        &classes(),
+        "--main",
+        "Properties",
+        "--jdk",
+        &jdk.display().to_string(),
+        "--reflection",
+        "points-to",
+        "-q",
+        "-o",
+        &db.display().to_string(),
+    ]);
+    // Only main's sites: the loader's own site also serves the JDK's
+    // calls of loadClass on a loader of unknown origin.
+    let mains = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.starts_with("Properties\tmain\t"))
+            .map(str::to_string)
+            .collect()
+    };
+    let want =
+        std::fs::read_to_string(root().join("tests/expected/reflection/Properties.points-to.tsv"))
+            .unwrap();
+    assert_eq!(
+        mains(&refract(&["export", "targets", &db.display().to_string()])),
+        mains(&want)
     );
 }

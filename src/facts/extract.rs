@@ -30,6 +30,7 @@ pub enum R {
     ActualArrayTypes,
     Formal,
     Iret,
+    ModelledResult,
     Mret,
     Ithr,
     Mthr,
@@ -166,6 +167,8 @@ pub struct FactsBuilder {
     pub modifiers: Interner,
     pub(super) string_heaps: FxHashMap<String, u32>,
     pub(super) class_heaps: FxHashMap<u32, u32>,
+    /// The input string object, once a call needs it.
+    input_heap: Option<u32>,
     /// The merged object of each exception type, by type (`None`: not an
     /// exception type).
     pub(super) exception_heaps: FxHashMap<u32, Option<u32>>,
@@ -220,6 +223,7 @@ impl FactsBuilder {
             modifiers: Interner::with(MODIFIERS),
             string_heaps: FxHashMap::default(),
             class_heaps: FxHashMap::default(),
+            input_heap: None,
             exception_heaps: FxHashMap::default(),
             vars: vec![(u32::MAX, "<global>".into())],
             sites: Vec::new(),
@@ -448,6 +452,17 @@ impl FactsBuilder {
                     .any(|s| s == THROWABLE);
         let h = is_exception.then(|| self.new_heap(None, format!("<exception {ty}>"), ty));
         self.exception_heaps.insert(t, h);
+        h
+    }
+
+    /// The one object of the strings that enter from outside the program
+    /// (see [`super::reflection_api::string_input`]).
+    fn input_heap(&mut self) -> u32 {
+        if let Some(h) = self.input_heap {
+            return h;
+        }
+        let h = self.new_heap(None, "<input string>".into(), "java.lang.String");
+        self.input_heap = Some(h);
         h
     }
 
@@ -722,6 +737,17 @@ impl FactsBuilder {
         }
         if let Some(r) = inv.result {
             self.add(R::Iret, &[i, g(r)]);
+            let signature = self.methods.name(target);
+            if super::reflection_api::is_class_by_name(signature) {
+                self.add(R::ModelledResult, &[i]);
+            } else if let Some(default) = super::reflection_api::string_input(signature) {
+                self.add(R::ModelledResult, &[i]);
+                let h = self.input_heap();
+                self.add(R::VP0, &[g(r), h]);
+                if let Some(Some(d)) = default.map(|k| inv.args.get(k).copied().flatten()) {
+                    self.add(R::A, &[g(r), g(d)]);
+                }
+            }
         }
         self.add(R::Ithr, &[i, inv.exception.map_or(thrown, g)]);
         self.max_bci = self.max_bci.max(bci);

@@ -12,6 +12,11 @@ pub const CLASS_BY_NAME: &[(&str, &str, u32)] = &[
         0,
     ),
     (
+        "Class.forName",
+        "<java.lang.Class: java.lang.Class forName(java.lang.Module,java.lang.String)>",
+        1,
+    ),
+    (
         "ClassLoader.loadClass",
         "<java.lang.ClassLoader: java.lang.Class loadClass(java.lang.String)>",
         1,
@@ -119,6 +124,39 @@ pub const STRING_SOURCES: &[&str] = &[
     "<org.w3c.dom.Node: java.lang.String getNodeValue()>",
     "<javax.servlet.ServletRequest: java.lang.String getParameter(java.lang.String)>",
 ];
+
+/// Whether `signature` looks a class up by name ([`CLASS_BY_NAME`]): its
+/// result is the classes the reflection rules find (the paper's
+/// Assumption 2), not what the class loader's code returns.
+pub fn is_class_by_name(signature: &str) -> bool {
+    CLASS_BY_NAME.iter().any(|c| c.1 == signature)
+}
+
+/// How the analysis models a call to one of the [`STRING_SOURCES`] that
+/// returns a `String`: as input from outside the program. Its result
+/// points to the one input object (and to its default argument, where it
+/// has one), not to what the callee returns. That is the paper's reading
+/// (section 4.2): a provenance chain ends at such a call, a *specification
+/// point*, and the constants a program stores into the property table do
+/// not count as sources of the name. Followed into the callee, the result
+/// was the pool of every string any `Hashtable` or `ConcurrentHashMap`
+/// holds, and a `Class.forName` of a property resolved to every class a
+/// security provider registers by name.
+///
+/// `None` for other methods; `Some(None)` for a source without a default,
+/// `Some(Some(k))` where argument `k` (0 the first, not counting a
+/// receiver) is the default value it returns.
+pub fn string_input(signature: &str) -> Option<Option<usize>> {
+    match signature {
+        "<java.lang.System: java.lang.String getProperty(java.lang.String,java.lang.String)>"
+        | "<java.util.Properties: java.lang.String getProperty(java.lang.String,java.lang.String)>"
+        | "<java.util.prefs.Preferences: java.lang.String get(java.lang.String,java.lang.String)>" => {
+            Some(Some(1))
+        }
+        s if s.contains(" java.lang.String ") && STRING_SOURCES.contains(&s) => Some(None),
+        _ => None,
+    }
+}
 
 /// Every signature above (so that they exist in the `M` map, which lets
 /// analyses name them even when the JDK is not loaded).

@@ -123,6 +123,11 @@ pub const RELATIONS: &[RelationSchema] = &[
         "variable receiving a call's result"
     ),
     rel!(
+        "modelledResult",
+        [("invoke", "I")],
+        "a call whose result the analysis models instead of the callee's return: a string from outside the program, or a class by name"
+    ),
+    rel!(
         "Mret",
         [("method", "M"), ("variable", "V")],
         "variable holding a method's return value"

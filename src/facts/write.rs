@@ -238,6 +238,7 @@ pub fn schema_matches_enum() -> bool {
         ActualArrayTypes,
         Formal,
         Iret,
+        ModelledResult,
         Mret,
         Ithr,
         Mthr,
