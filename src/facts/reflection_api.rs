@@ -153,7 +153,13 @@ pub fn string_input(signature: &str) -> Option<Option<usize>> {
         | "<java.util.prefs.Preferences: java.lang.String get(java.lang.String,java.lang.String)>" => {
             Some(Some(1))
         }
-        s if s.contains(" java.lang.String ") && STRING_SOURCES.contains(&s) => Some(None),
+        s if STRING_SOURCES.contains(&s)
+            && s
+                .split_once(": ")
+                .is_some_and(|(_, rest)| rest.starts_with("java.lang.String ")) =>
+        {
+            Some(None)
+        }
         _ => None,
     }
 }
@@ -208,5 +214,34 @@ pub fn string_flow(class: &str, name: &str) -> (bool, bool) {
         "valueOf" | "copyValueOf" | "concat" | "trim" | "strip" | "intern" | "replace"
         | "toLowerCase" | "toUpperCase" | "format" | "join" => (false, !builder),
         _ => (false, false),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn string_sources_returning_strings_are_input() {
+        let get = "<java.lang.System: java.lang.String getProperty(java.lang.String)>";
+        let get_default =
+            "<java.lang.System: java.lang.String getProperty(java.lang.String,java.lang.String)>";
+        let read_object = "<java.io.ObjectInputStream: java.lang.Object readObject()>";
+        assert_eq!(string_input(get), Some(None));
+        assert_eq!(string_input(get_default), Some(Some(1)));
+        // A source of objects, not strings: its callee's return stands.
+        assert_eq!(string_input(read_object), None);
+        assert_eq!(
+            string_input("<java.lang.String: java.lang.String trim()>"),
+            None
+        );
+    }
+
+    #[test]
+    fn lookups_by_name_are_classes_by_name() {
+        for (_, signature, _) in CLASS_BY_NAME {
+            assert!(is_class_by_name(signature));
+        }
+        assert!(!is_class_by_name(GET_CLASS));
     }
 }
