@@ -232,24 +232,31 @@ fn java_base(dir: &Path) -> PathBuf {
     jdk
 }
 
-#[test]
-fn analysis_completes_against_the_jdk_java_base() {
-    let dir = tempfile::tempdir().unwrap();
-    let jdk = java_base(dir.path());
-    let db = dir.path().join("jdk.db");
+/// Analyzes fixture `main` with `variant` against java.base alone, into
+/// a database under `dir`.
+fn analyze_against_java_base(dir: &Path, main: &str, variant: &str) -> PathBuf {
+    let jdk = java_base(dir);
+    let db = dir.join("jdk.db");
     refract(&[
         "analyze",
         &classes(),
         "--main",
-        "ConstantForName",
+        main,
         "--jdk",
         &jdk.display().to_string(),
         "--reflection",
-        "none",
+        variant,
         "-q",
         "-o",
         &db.display().to_string(),
     ]);
+    db
+}
+
+#[test]
+fn analysis_completes_against_the_jdk_java_base() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = analyze_against_java_base(dir.path(), "ConstantForName", "none");
     assert_eq!(
         refract(&["export", "targets", &db.display().to_string()]),
         std::fs::read_to_string(root().join("tests/expected/reflection/ConstantForName.none.tsv"))
@@ -274,21 +281,7 @@ fn analysis_completes_against_the_jdk_java_base() {
 #[test]
 fn properties_are_input_against_the_jdk_java_base() {
     let dir = tempfile::tempdir().unwrap();
-    let jdk = java_base(dir.path());
-    let db = dir.path().join("jdk.db");
-    refract(&[
-        "analyze",
-        &classes(),
-        "--main",
-        "Properties",
-        "--jdk",
-        &jdk.display().to_string(),
-        "--reflection",
-        "points-to",
-        "-q",
-        "-o",
-        &db.display().to_string(),
-    ]);
+    let db = analyze_against_java_base(dir.path(), "Properties", "points-to");
     // Only main's sites: the loader's own site also serves the JDK's
     // calls of loadClass on a loader of unknown origin.
     let mains = |text: &str| -> Vec<String> {
