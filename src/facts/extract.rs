@@ -8,7 +8,7 @@ use crate::classfile::descriptor::{
     subsignature, MethodDesc,
 };
 use crate::classfile::model::{access, ClassInfo, Code, MemberRef};
-use crate::ir::parameter_types::parameter_lists;
+use crate::ir::parameter_types::{parameter_list, parameter_lists, MAX_PARAMETERS};
 use crate::ir::{ConcatPart, Invoke, InvokeKind, MethodIr, Stmt, Var};
 use fxhash::FxHashMap;
 
@@ -82,10 +82,6 @@ struct ConstantArrays {
     /// The parameter list each `Class[]` of constants spells.
     parameter_lists: FxHashMap<Var, String>,
 }
-
-/// The most parameters a method can declare (JVMS 4.3.3); array lengths
-/// above it are not recorded, as no parameter list can match them.
-const MAX_ARITY: u32 = 255;
 
 /// The number of relations.
 pub const RELATION_COUNT: usize = R::Iloc as usize + 1;
@@ -251,10 +247,10 @@ impl FactsBuilder {
     /// Records a method's number of parameters (as `Z`) and its parameter
     /// list (as `N`, `(java.lang.String,int)`).
     fn add_parameters(&mut self, m: u32, params: &[String]) {
-        let n = params.len().min(MAX_ARITY as usize) as u32;
+        let n = params.len().min(MAX_PARAMETERS as usize) as u32;
         self.max_z = self.max_z.max(n);
         self.add(R::MethodArity, &[m, n]);
-        let list = self.names.intern(&format!("({})", params.join(",")));
+        let list = self.names.intern(&parameter_list(params));
         self.add(R::MethodParams, &[m, list]);
     }
 
@@ -725,7 +721,7 @@ impl FactsBuilder {
                 let z = k as u32 + shift;
                 self.max_z = self.max_z.max(z);
                 self.add(R::Actual, &[i, z, g(*a)]);
-                if let Some(&n) = arrays.lengths.get(a).filter(|&&n| n <= MAX_ARITY) {
+                if let Some(&n) = arrays.lengths.get(a).filter(|&&n| n <= MAX_PARAMETERS) {
                     self.max_z = self.max_z.max(n);
                     self.add(R::ActualArrayLength, &[i, z, n]);
                 }

@@ -19,8 +19,15 @@ use super::{MethodIr, Stmt, Var};
 use fxhash::FxHashMap;
 
 /// The most parameters a method can declare (JVMS 4.3.3): a longer array
-/// names no parameter list.
-const MAX_PARAMETERS: u32 = 255;
+/// names no parameter list, and its length matches no method's arity.
+pub const MAX_PARAMETERS: u32 = 255;
+
+/// A parameter list as `methodParams` and `actualArrayTypes` spell it:
+/// `(java.lang.String,int[])`. Both sides must use this one spelling.
+pub fn parameter_list<S: AsRef<str>>(params: &[S]) -> String {
+    let names: Vec<&str> = params.iter().map(AsRef::as_ref).collect();
+    format!("({})", names.join(","))
+}
 
 /// For each variable in `lengths` (the method's constant-length arrays,
 /// from [`MethodIr::array_lengths`]) that is a `Class[]` filled with class
@@ -109,7 +116,7 @@ pub fn parameter_lists(ir: &MethodIr, lengths: &FxHashMap<Var, u32>) -> FxHashMa
         .filter(|(v, _)| passed.get(v) == Some(&1))
         .filter_map(|(v, list)| {
             let list: Option<Vec<String>> = list?.into_iter().collect();
-            Some((v, format!("({})", list?.join(","))))
+            Some((v, parameter_list(&list?)))
         })
         .collect()
 }
