@@ -16,59 +16,8 @@
 
 use super::node_builder::{mk_false, mk_true};
 use super::relprod::VarSet;
+use super::tables::{Memo, UniqueTable};
 use biodivine_lib_bdd::{Bdd, BddNode, BddPointer, BddVariable};
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
-/// A hasher that mixes every bit of every word it is given into every bit
-/// of the hash (a folded 64×64→128 multiply per word). Fx's single
-/// multiply leaves the low bits, which pick the bucket, to the low bits of
-/// the key: a memo keyed by `(x << 32) | y` with one `y` (an `exists`,
-/// whose second operand is `true`) would put every entry in one chain.
-#[derive(Default, Clone, Copy)]
-struct MixHasher(u64);
-
-impl MixHasher {
-    #[inline]
-    fn mix(&mut self, word: u64) {
-        const K: u64 = 0x9E37_79B9_7F4A_7C15;
-        let m = u128::from(self.0 ^ word) * u128::from(K);
-        self.0 = (m as u64) ^ ((m >> 64) as u64);
-    }
-}
-
-impl Hasher for MixHasher {
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.mix(u64::from_le_bytes(word));
-        }
-    }
-    #[inline]
-    fn write_u16(&mut self, i: u16) {
-        self.mix(u64::from(i));
-    }
-    #[inline]
-    fn write_u32(&mut self, i: u32) {
-        self.mix(u64::from(i));
-    }
-    #[inline]
-    fn write_u64(&mut self, i: u64) {
-        self.mix(i);
-    }
-    #[inline]
-    fn write_usize(&mut self, i: usize) {
-        self.mix(i as u64);
-    }
-}
-
-type MixMap<K, V> = HashMap<K, V, BuildHasherDefault<MixHasher>>;
 
 /// Tables start at most this large; they grow on demand.
 const INITIAL_CAPACITY: usize = 1 << 20;
@@ -121,10 +70,9 @@ const MERGE_RATIO: usize = 8;
 /// are dropped at the end (two linear passes).
 fn merge_into(big: &Bdd, small: &Bdd) -> Bdd {
     let nodes = big.clone().to_nodes();
-    let mut unique: MixMap<BddNode, BddPointer> =
-        MixMap::with_capacity_and_hasher(nodes.len() + small.size(), Default::default());
-    for (i, n) in nodes.iter().enumerate().skip(2) {
-        unique.insert(*n, BddPointer::from_index(i));
+    let mut unique = UniqueTable::new(nodes.len() + small.size());
+    for i in 2..nodes.len() {
+        unique.insert_distinct(&nodes, i);
     }
     // `l` is a node of `big` and, at the same index, of the output.
     let mut job = Apply {
@@ -144,7 +92,7 @@ fn merge_into(big: &Bdd, small: &Bdd) -> Bdd {
             unique,
             garbage: true,
         },
-        memo: table(small.size()),
+        memo: Memo::new(small.size()),
     };
     let root = job.go(big.root_pointer(), small.root_pointer());
     job.out.finish(root)
@@ -184,8 +132,8 @@ pub fn and_exists(a: &Bdd, b: &Bdd, quantify: &VarSet) -> Bdd {
         b,
         quantify,
         out: Output::new(a.num_vars(), hint),
-        memo: table(hint),
-        or_memo: MixMap::default(),
+        memo: Memo::new(hint),
+        or_memo: Memo::new(hint),
     };
     let root = job.product(a.root_pointer(), b.root_pointer());
     job.out.finish(root)
@@ -197,10 +145,6 @@ pub fn exists(a: &Bdd, quantify: &VarSet) -> Bdd {
         return a.clone();
     }
     and_exists(a, &mk_true(a.num_vars()), quantify)
-}
-
-fn table<V>(hint: usize) -> MixMap<u64, V> {
-    MixMap::with_capacity_and_hasher(hint.min(INITIAL_CAPACITY), Default::default())
 }
 
 #[inline]
@@ -223,7 +167,7 @@ fn cofactors(bdd: &Bdd, p: BddPointer, var: BddVariable) -> (BddPointer, BddPoin
 /// post-order.
 struct Output {
     nodes: Vec<BddNode>,
-    unique: MixMap<BddNode, BddPointer>,
+    unique: UniqueTable,
     /// Whether nodes may have become unreachable (an `or` of partial
     /// results leaves its operands behind).
     garbage: bool,
@@ -237,7 +181,7 @@ impl Output {
         nodes.push(BddNode::mk_one(num_vars));
         Output {
             nodes,
-            unique: MixMap::with_capacity_and_hasher(hint, Default::default()),
+            unique: UniqueTable::new(hint),
             garbage: false,
         }
     }
@@ -254,14 +198,8 @@ impl Output {
         if low == high {
             return low;
         }
-        let node = BddNode::mk_node(var, low, high);
-        if let Some(&p) = self.unique.get(&node) {
-            return p;
-        }
-        let p = BddPointer::from_index(self.nodes.len());
-        self.nodes.push(node);
-        self.unique.insert(node, p);
-        p
+        self.unique
+            .find_or_insert(&mut self.nodes, BddNode::mk_node(var, low, high))
     }
 
     /// The BDD rooted at `root`, without the nodes it does not reach.
@@ -317,7 +255,7 @@ struct Apply<'a, F> {
     right: &'a Bdd,
     terminal: F,
     out: Output,
-    memo: MixMap<u64, BddPointer>,
+    memo: Memo,
 }
 
 impl<F: Fn(BddPointer, BddPointer) -> Option<BddPointer>> Apply<'_, F> {
@@ -326,7 +264,7 @@ impl<F: Fn(BddPointer, BddPointer) -> Option<BddPointer>> Apply<'_, F> {
             return p;
         }
         let k = key(l, r);
-        if let Some(&p) = self.memo.get(&k) {
+        if let Some(p) = self.memo.get(k) {
             return p;
         }
         let var = self.left.var_of(l).min(self.right.var_of(r));
@@ -355,7 +293,7 @@ fn apply(
             op(l.as_bool(), r.as_bool()).map(BddPointer::from_bool)
         },
         out: Output::new(left.num_vars(), hint),
-        memo: table(hint),
+        memo: Memo::new(hint),
     };
     let root = job.go(left.root_pointer(), right.root_pointer());
     job.out.finish(root)
@@ -367,9 +305,9 @@ struct Product<'a> {
     b: &'a Bdd,
     quantify: &'a VarSet,
     out: Output,
-    memo: MixMap<u64, BddPointer>,
+    memo: Memo,
     /// Disjunctions of partial results, over `out`'s nodes.
-    or_memo: MixMap<u64, BddPointer>,
+    or_memo: Memo,
 }
 
 impl Product<'_> {
@@ -381,7 +319,7 @@ impl Product<'_> {
             return BddPointer::one();
         }
         let k = key(x, y);
-        if let Some(&p) = self.memo.get(&k) {
+        if let Some(p) = self.memo.get(k) {
             return p;
         }
         let var = self.a.var_of(x).min(self.b.var_of(y));
@@ -418,7 +356,7 @@ impl Product<'_> {
         } else {
             key(q, p)
         };
-        if let Some(&r) = self.or_memo.get(&k) {
+        if let Some(r) = self.or_memo.get(k) {
             return r;
         }
         let var = self.out.var_of(p).min(self.out.var_of(q));

@@ -3,6 +3,7 @@
 //! - [`layout`]: which BDD variable encodes which bit of which domain instance;
 //! - [`node_builder`]: a hash-consed node arena for the operations biodivine lacks;
 //! - [`apply`]: and, or, and-not and the relational product, sized to their work;
+//! - [`tables`]: the computed and unique tables those operations consult;
 //! - [`partition`]: a relation cut into disjoint parts, for parallel joins;
 //! - [`relprod`]: relational product and projection;
 //! - [`rename`]: moving relations between domain instances;
@@ -16,5 +17,6 @@ pub mod node_builder;
 pub mod partition;
 pub mod relprod;
 pub mod rename;
+pub(crate) mod tables;
 
 pub use biodivine_lib_bdd::{Bdd, BddVariable};

@@ -7,6 +7,7 @@
 //! nodes one at a time with sharing. [`NodeBuilder`] is that: a unique table
 //! over a growing node array, plus import from and export to [`Bdd`].
 
+use super::tables::UniqueTable;
 use biodivine_lib_bdd::{Bdd, BddNode, BddPointer, BddVariable};
 use fxhash::FxHashMap;
 
@@ -14,7 +15,7 @@ use fxhash::FxHashMap;
 pub struct NodeBuilder {
     num_vars: u16,
     nodes: Vec<BddNode>,
-    unique: FxHashMap<BddNode, BddPointer>,
+    unique: UniqueTable,
     ite_memo: FxHashMap<(u16, u32, u32), BddPointer>,
 }
 
@@ -29,7 +30,7 @@ impl NodeBuilder {
         NodeBuilder {
             num_vars,
             nodes: vec![BddNode::mk_zero(num_vars), BddNode::mk_one(num_vars)],
-            unique: FxHashMap::default(),
+            unique: UniqueTable::new(0),
             ite_memo: FxHashMap::default(),
         }
     }
@@ -66,13 +67,7 @@ impl NodeBuilder {
         }
         debug_assert!(self.var_of(low) > var && self.var_of(high) > var);
         let node = BddNode::mk_node(BddVariable::from_index(var as usize), low, high);
-        if let Some(p) = self.unique.get(&node) {
-            return *p;
-        }
-        let p = BddPointer::from_index(self.nodes.len());
-        self.nodes.push(node);
-        self.unique.insert(node, p);
-        p
+        self.unique.find_or_insert(&mut self.nodes, node)
     }
 
     /// `var ? high : low` where the children may test variables above `var`
