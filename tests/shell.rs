@@ -315,7 +315,7 @@ fn stored_relations_read_back_equal_and_saved_ones_persist() {
         db.load(n).unwrap();
     }
     assert_eq!(db.tuples("IEr").unwrap().len(), 4);
-    assert_eq!(db.tuples("vP").unwrap().len(), 29);
+    assert_eq!(db.tuples("vP").unwrap().len(), 28);
 
     // A relation saved from the shell is in the database next time.
     let r = refract_with_input(

@@ -32,6 +32,7 @@ pub enum R {
     Iret,
     ModelledResult,
     Mret,
+    ReturnsParam,
     Ithr,
     Mthr,
     IE0,
@@ -515,6 +516,9 @@ impl FactsBuilder {
         }
         if let Some(r) = ir.ret {
             self.add(R::Mret, &[m, g(r)]);
+        }
+        for &k in &ir.returned_params {
+            self.add(R::ReturnsParam, &[m, k]);
         }
         self.add(R::Mthr, &[m, g(ir.thrown)]);
         let lengths = ir.array_lengths();

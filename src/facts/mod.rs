@@ -21,6 +21,7 @@ use crate::classfile::descriptor::method_desc;
 use crate::classfile::model::{access, read_class, ClassInfo};
 use crate::classpath::{ClassPath, LoadProblem};
 use crate::ir::lower::lower_method;
+use crate::ir::returned_parameters::split_returned_parameters;
 use crate::ir::{natives, MethodIr};
 use extract::FactsBuilder;
 use rayon::prelude::*;
@@ -133,18 +134,27 @@ fn lower_class(c: &ClassInfo) -> Vec<(usize, Result<MethodIr, String>)> {
     let mut out = Vec::new();
     for (k, m) in c.methods.iter().enumerate() {
         match &m.code {
-            Some(code) => out.push((k, lower_method(c, m, code).map_err(|e| e.to_string()))),
+            Some(code) => out.push((
+                k,
+                lower_method(c, m, code)
+                    .map(|mut ir| {
+                        split_returned_parameters(&mut ir);
+                        ir
+                    })
+                    .map_err(|e| e.to_string()),
+            )),
             None if m.access & access::NATIVE != 0 => {
                 let Some(desc) = method_desc(&m.desc) else {
                     continue;
                 };
                 let sig = crate::classfile::descriptor::method_signature(&c.name, &m.name, &desc);
                 let is_static = m.access & access::STATIC != 0;
-                let ir = match natives::model_for(&sig) {
+                let mut ir = match natives::model_for(&sig) {
                     Some(model) => natives::body(model, &c.name, is_static, &desc),
                     // An unmodelled native still has formals, so calls bind.
                     None => MethodIr::skeleton(is_static, &c.name, &desc.params, &desc.ret),
                 };
+                split_returned_parameters(&mut ir);
                 out.push((k, Ok(ir)));
             }
             None => {}

@@ -133,6 +133,11 @@ pub const RELATIONS: &[RelationSchema] = &[
         "variable holding a method's return value"
     ),
     rel!(
+        "returnsParam",
+        [("method", "M"), ("num", "Z")],
+        "a method that returns its parameter num (0 is this for instance methods): each call's result receives the call's own argument, and the copies of the parameter into the return value are not in A"
+    ),
+    rel!(
         "Ithr",
         [("invoke", "I"), ("variable", "V")],
         "variable receiving exceptions from a call"

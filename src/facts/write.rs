@@ -240,6 +240,7 @@ pub fn schema_matches_enum() -> bool {
         Iret,
         ModelledResult,
         Mret,
+        ReturnsParam,
         Ithr,
         Mthr,
         IE0,

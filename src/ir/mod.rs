@@ -12,6 +12,7 @@
 //! - [`invokedynamic`]: string concatenation and lambdas;
 //! - [`natives`]: models of JDK natives that move objects or start code;
 //! - [`copies`]: removing the variables that only copy another;
+//! - [`returned_parameters`]: methods that return a parameter, answered per call site;
 //! - [`parameter_types`]: the `Class[]` arrays that spell a parameter list.
 
 pub mod copies;
@@ -19,6 +20,7 @@ pub mod invokedynamic;
 pub mod lower;
 pub mod natives;
 pub mod parameter_types;
+pub mod returned_parameters;
 
 use crate::classfile::model::MemberRef;
 use fxhash::FxHashMap;
@@ -315,6 +317,10 @@ pub struct MethodIr {
     pub thrown: Var,
     /// The statements (flow-insensitive: their order carries no meaning).
     pub stmts: Vec<Stmt>,
+    /// The parameters (by position, `this` first) the method returns, with
+    /// their copies into the return value taken out (see
+    /// [`returned_parameters`]).
+    pub returned_params: Vec<u32>,
 }
 
 impl MethodIr {

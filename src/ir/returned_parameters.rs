@@ -1,0 +1,204 @@
+//! Methods that return a parameter or their receiver, answered call site
+//! by call site.
+//!
+//! `StringBuilder.append` returns `this`, as do `String.toString`,
+//! `String.substring(0)` and `trim()` of a trimmed string, `intern()` and
+//! `Object.clone()` (as modelled); `Objects.requireNonNull(obj)` returns
+//! its argument. In a context-insensitive analysis the return variable of
+//! such a method holds everything ever passed in, and every call site
+//! receives it all: each `sb.append(x)` returns every string builder of
+//! the program, each `s.trim()` every string that is ever trimmed (for
+//! jedit against the JDK, every string-returning method ended up holding
+//! the same 516 class names). The argument is already at hand at each call
+//! site, so this pass takes the copies of the parameter into the return
+//! value out of the method and records the parameter instead
+//! ([`MethodIr::returned_params`]); the analysis then passes each call's
+//! own argument to its result (`returnsParam` in `pointsto.dl`). What else
+//! the method returns still flows through its return variable.
+//!
+//! Only copies that nothing but the return value depends on are taken
+//! out: a variable that receives the parameter and is also used otherwise
+//! (as a receiver, stored into a field) keeps it, and the return value
+//! then still receives the parameter through it.
+
+use super::{MethodIr, Stmt, Var};
+use fxhash::{FxHashMap, FxHashSet};
+
+/// Takes the copies of parameters (`this` included) that only reach the
+/// return value out of the body and records those parameters, by
+/// position, in [`MethodIr::returned_params`].
+pub fn split_returned_parameters(ir: &mut MethodIr) {
+    let Some(ret) = ir.ret else {
+        return;
+    };
+    let params: FxHashMap<Var, u32> = ir
+        .params
+        .iter()
+        .enumerate()
+        .filter_map(|(k, p)| p.map(|p| (p, k as u32)))
+        .collect();
+    // The variables whose objects are copied into the return value, found
+    // backwards from it along copies (not through parameters, which have
+    // no definitions).
+    let mut sources: FxHashMap<Var, Vec<Var>> = FxHashMap::default();
+    for s in &ir.stmts {
+        if let Stmt::Assign { dst, src } = s {
+            sources.entry(*dst).or_default().push(*src);
+        }
+    }
+    let mut feeds: FxHashSet<Var> = FxHashSet::default();
+    let mut todo = vec![ret];
+    feeds.insert(ret);
+    let mut reached_param = false;
+    while let Some(v) = todo.pop() {
+        for &src in sources.get(&v).into_iter().flatten() {
+            if params.contains_key(&src) {
+                reached_param = true;
+            } else if feeds.insert(src) {
+                todo.push(src);
+            }
+        }
+    }
+    if !reached_param {
+        return;
+    }
+    // Of those, the ones used only to be copied on towards the return
+    // value (the return value itself has no uses): the largest such set.
+    let mut only_returned = feeds;
+    loop {
+        let mut dropped = false;
+        for s in &ir.stmts {
+            let copy_on = match s {
+                Stmt::Assign { dst, src } if only_returned.contains(dst) => Some(*src),
+                _ => None,
+            };
+            for v in uses(s) {
+                if Some(v) != copy_on && only_returned.remove(&v) {
+                    dropped = true;
+                }
+            }
+        }
+        if !dropped {
+            break;
+        }
+    }
+    let mut returned: Vec<u32> = Vec::new();
+    ir.stmts.retain(|s| match s {
+        Stmt::Assign { dst, src } if only_returned.contains(dst) => match params.get(src) {
+            Some(&k) => {
+                returned.push(k);
+                false
+            }
+            None => true,
+        },
+        _ => true,
+    });
+    returned.sort_unstable();
+    returned.dedup();
+    ir.returned_params = returned;
+}
+
+/// The variables a statement reads.
+fn uses(s: &Stmt) -> Vec<Var> {
+    let mut all = Vec::new();
+    let mut copy = s.clone();
+    copy.for_each_var_mut(|v| all.push(*v));
+    let mut defs = Vec::new();
+    s.for_each_def(|v| defs.push(v));
+    all.retain(|v| !defs.contains(v));
+    all
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classfile::model::MemberRef;
+    use crate::ir::VarInfo;
+
+    fn ir_with(vars: &[&str], stmts: Vec<Stmt>) -> MethodIr {
+        MethodIr {
+            vars: vars
+                .iter()
+                .map(|n| VarInfo {
+                    name: n.to_string(),
+                    ty: "java.lang.Object".into(),
+                })
+                .collect(),
+            params: vec![Some(0)],
+            ret: Some(1),
+            thrown: 2,
+            stmts,
+            returned_params: Vec::new(),
+        }
+    }
+
+    fn assign(dst: Var, src: Var) -> Stmt {
+        Stmt::Assign { dst, src }
+    }
+
+    #[test]
+    fn a_returned_receiver_moves_to_the_call_site() {
+        // return this;
+        let mut ir = ir_with(&["this", "ret", "thrown"], vec![assign(1, 0)]);
+        split_returned_parameters(&mut ir);
+        assert_eq!(ir.returned_params, [0]);
+        assert!(ir.stmts.is_empty());
+    }
+
+    #[test]
+    fn a_merge_of_the_receiver_and_a_new_object_keeps_the_new_object() {
+        // return cond ? this : new T(); as javac compiles it, a stack φ.
+        let mut ir = ir_with(
+            &["this", "ret", "thrown", "phi", "new"],
+            vec![
+                Stmt::New {
+                    bci: 3,
+                    level: 0,
+                    dst: 4,
+                    ty: "T".into(),
+                    length: None,
+                },
+                assign(3, 0),
+                assign(3, 4),
+                assign(1, 3),
+            ],
+        );
+        split_returned_parameters(&mut ir);
+        assert_eq!(ir.returned_params, [0]);
+        assert!(!ir.stmts.contains(&assign(3, 0)));
+        assert!(ir.stmts.contains(&assign(3, 4)) && ir.stmts.contains(&assign(1, 3)));
+    }
+
+    #[test]
+    fn a_receiver_copy_used_otherwise_stays() {
+        // x = this; x.f = x; return x;
+        let stmts = vec![
+            assign(3, 0),
+            Stmt::Store {
+                base: 3,
+                field: MemberRef {
+                    class: "C".into(),
+                    name: "f".into(),
+                    desc: "Ljava/lang/Object;".into(),
+                    interface: false,
+                },
+                src: 3,
+            },
+            assign(1, 3),
+        ];
+        let mut ir = ir_with(&["this", "ret", "thrown", "x"], stmts.clone());
+        split_returned_parameters(&mut ir);
+        assert!(ir.returned_params.is_empty());
+        assert_eq!(ir.stmts, stmts);
+    }
+
+    #[test]
+    fn a_returned_argument_moves_to_the_call_site() {
+        // static Object requireNonNull(Object a, Object b) { ... return b; }
+        let mut ir = ir_with(&["a", "ret", "thrown", "b"], vec![assign(1, 3)]);
+        ir.params = vec![Some(0), Some(3)];
+        split_returned_parameters(&mut ir);
+        assert_eq!(ir.returned_params, [1]);
+        assert!(ir.stmts.is_empty());
+    }
+}
