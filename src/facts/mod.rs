@@ -129,36 +129,32 @@ pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> Program
     }
 }
 
-/// Lowers every method of a class that has a body or a native model.
+/// Lowers every method of a class that has a body or a native model, with
+/// returned parameters taken out of the bodies (see
+/// [`split_returned_parameters`]).
 fn lower_class(c: &ClassInfo) -> Vec<(usize, Result<MethodIr, String>)> {
     let mut out = Vec::new();
     for (k, m) in c.methods.iter().enumerate() {
         match &m.code {
-            Some(code) => out.push((
-                k,
-                lower_method(c, m, code)
-                    .map(|mut ir| {
-                        split_returned_parameters(&mut ir);
-                        ir
-                    })
-                    .map_err(|e| e.to_string()),
-            )),
+            Some(code) => out.push((k, lower_method(c, m, code).map_err(|e| e.to_string()))),
             None if m.access & access::NATIVE != 0 => {
                 let Some(desc) = method_desc(&m.desc) else {
                     continue;
                 };
                 let sig = crate::classfile::descriptor::method_signature(&c.name, &m.name, &desc);
                 let is_static = m.access & access::STATIC != 0;
-                let mut ir = match natives::model_for(&sig) {
+                let ir = match natives::model_for(&sig) {
                     Some(model) => natives::body(model, &c.name, is_static, &desc),
                     // An unmodelled native still has formals, so calls bind.
                     None => MethodIr::skeleton(is_static, &c.name, &desc.params, &desc.ret),
                 };
-                split_returned_parameters(&mut ir);
                 out.push((k, Ok(ir)));
             }
             None => {}
         }
+    }
+    for ir in out.iter_mut().filter_map(|(_, r)| r.as_mut().ok()) {
+        split_returned_parameters(ir);
     }
     out
 }
