@@ -127,6 +127,47 @@ fn report_counts_sites_call_graph_and_specification_points() {
     );
 }
 
+/// `version(who)` returns its parameter: the front end records that
+/// (`returnsParam`) instead of copying `who` into the return variable, and
+/// the reflective call's result receives the argument from the parameter.
+#[test]
+fn a_returned_parameter_reaches_the_call_not_the_return_variable() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("invoke.db");
+    let spec = dir.path().join("empty.spec");
+    std::fs::write(&spec, "").unwrap();
+    analyze("Invoke", "points-to", &spec, &db);
+    let script = dir.path().join("q.dl");
+    std::fs::write(
+        &script,
+        "returnsParam(m, z)?\n\
+         vP(\"<r.Upper: java.lang.String version(java.lang.String)>/ret\", h)?\n\
+         vP(\"<Invoke: void main(java.lang.String[])>/s@72\", h)?\n",
+    )
+    .unwrap();
+    let out = refract(&[
+        "run",
+        &script.display().to_string(),
+        "--db",
+        &db.display().to_string(),
+    ]);
+    let lines: Vec<&str> = out.lines().map(str::trim_end).collect();
+    assert_eq!(
+        lines,
+        [
+            " m                                                     | z",
+            "-------------------------------------------------------+---",
+            " <r.Upper: java.lang.String version(java.lang.String)> | 0",
+            "1 tuple",
+            "0 tuples",
+            " h",
+            "-------------------",
+            " <string constant>",
+            "1 tuple",
+        ]
+    );
+}
+
 /// An export, edited or not, is a specification: feeding the casts
 /// variant's targets back into the sound variant resolves the same sites.
 #[test]
