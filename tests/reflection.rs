@@ -43,6 +43,13 @@ const IDIOMS: &[&str] = &[
     "Properties",
 ];
 
+/// An empty specification file in `dir`.
+fn empty_spec(dir: &Path) -> PathBuf {
+    let spec = dir.join("empty.spec");
+    std::fs::write(&spec, "").unwrap();
+    spec
+}
+
 fn analyze(main: &str, variant: &str, spec: &Path, db: &Path) {
     refract(&[
         "analyze",
@@ -64,8 +71,7 @@ fn analyze(main: &str, variant: &str, spec: &Path, db: &Path) {
 #[test]
 fn every_idiom_exports_exactly_the_expected_targets_in_every_variant() {
     let dir = tempfile::tempdir().unwrap();
-    let empty = dir.path().join("empty.spec");
-    std::fs::write(&empty, "").unwrap();
+    let empty = empty_spec(dir.path());
     let spec_input = root().join("fixtures/src/reflection/spec-input.spec");
     let mut failures = Vec::new();
     for main in IDIOMS {
@@ -95,8 +101,7 @@ fn every_idiom_exports_exactly_the_expected_targets_in_every_variant() {
 fn report_counts_sites_call_graph_and_specification_points() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("casts.db");
-    let spec = dir.path().join("empty.spec");
-    std::fs::write(&spec, "").unwrap();
+    let spec = empty_spec(dir.path());
     analyze("Casts", "casts", &spec, &db);
     assert_eq!(
         refract(&["report", &db.display().to_string()]),
@@ -134,8 +139,7 @@ fn report_counts_sites_call_graph_and_specification_points() {
 fn a_returned_parameter_reaches_the_call_not_the_return_variable() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("invoke.db");
-    let spec = dir.path().join("empty.spec");
-    std::fs::write(&spec, "").unwrap();
+    let spec = empty_spec(dir.path());
     analyze("Invoke", "points-to", &spec, &db);
     let script = dir.path().join("q.dl");
     std::fs::write(
@@ -173,8 +177,7 @@ fn a_returned_parameter_reaches_the_call_not_the_return_variable() {
 #[test]
 fn exported_targets_round_trip_as_a_specification() {
     let dir = tempfile::tempdir().unwrap();
-    let empty = dir.path().join("empty.spec");
-    std::fs::write(&empty, "").unwrap();
+    let empty = empty_spec(dir.path());
     let casts = dir.path().join("casts.db");
     analyze("Casts", "casts", &empty, &casts);
     let exported = refract(&["export", "targets", &casts.display().to_string()]);
