@@ -172,6 +172,48 @@ fn a_returned_parameter_reaches_the_call_not_the_return_variable() {
     );
 }
 
+/// Field.set stores a value only where the JVM would: into an object of a
+/// class that declares the field, a value of the field's type, and nothing
+/// into a primitive field. The fixture offers each set a wrong object and
+/// a wrong value beside the right ones.
+#[test]
+fn a_reflective_field_set_stores_only_what_the_field_admits() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("fields.db");
+    let spec = empty_spec(dir.path());
+    analyze("FieldTypes", "points-to", &spec, &db);
+    let script = dir.path().join("q.dl");
+    std::fs::write(
+        &script,
+        "fieldSet(i, f)?\n\
+         hP(o, \"<r.Upper: java.lang.String prefix>\", h)?\n\
+         hP(o, \"<r.Counter: int count>\", h)?\n",
+    )
+    .unwrap();
+    let out = refract(&[
+        "run",
+        &script.display().to_string(),
+        "--db",
+        &db.display().to_string(),
+    ]);
+    let lines: Vec<&str> = out.lines().map(str::trim_end).collect();
+    assert_eq!(
+        lines,
+        [
+            " i                                                                                                                                        | f",
+            "------------------------------------------------------------------------------------------------------------------------------------------+------------------------------------",
+            " <FieldTypes: void main(java.lang.String[])>[56@L13] invokevirtual <java.lang.reflect.Field: void set(java.lang.Object,java.lang.Object)> | <r.Upper: java.lang.String prefix>",
+            " <FieldTypes: void main(java.lang.String[])>[81@L15] invokevirtual <java.lang.reflect.Field: void set(java.lang.Object,java.lang.Object)> | <r.Counter: int count>",
+            "2 tuples",
+            " o                                                              | h",
+            "----------------------------------------------------------------+-------------------",
+            " <FieldTypes: void main(java.lang.String[])>[5@L10] new r.Upper | <string constant>",
+            "1 tuple",
+            "0 tuples",
+        ]
+    );
+}
+
 /// An export, edited or not, is a specification: feeding the casts
 /// variant's targets back into the sound variant resolves the same sites.
 #[test]
