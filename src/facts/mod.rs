@@ -20,6 +20,7 @@ pub mod write;
 use crate::classfile::descriptor::method_desc;
 use crate::classfile::model::{access, read_class, ClassInfo};
 use crate::classpath::{ClassPath, LoadProblem};
+use crate::ir::call_site_models::answer_at_call_sites;
 use crate::ir::lower::lower_method;
 use crate::ir::returned_parameters::split_returned_parameters;
 use crate::ir::{natives, MethodIr};
@@ -130,8 +131,9 @@ pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> Program
 }
 
 /// Lowers every method of a class that has a body or a native model, with
-/// returned parameters taken out of the bodies (see
-/// [`split_returned_parameters`]).
+/// the calls answered at the call site added (see
+/// [`answer_at_call_sites`]) and returned parameters taken out of the
+/// bodies (see [`split_returned_parameters`]).
 fn lower_class(c: &ClassInfo) -> Vec<(usize, Result<MethodIr, String>)> {
     let mut out = Vec::new();
     for (k, m) in c.methods.iter().enumerate() {
@@ -154,6 +156,7 @@ fn lower_class(c: &ClassInfo) -> Vec<(usize, Result<MethodIr, String>)> {
         }
     }
     for ir in out.iter_mut().filter_map(|(_, r)| r.as_mut().ok()) {
+        answer_at_call_sites(ir);
         split_returned_parameters(ir);
     }
     out

@@ -11,10 +11,13 @@
 //! - [`lower`]: the stack-to-variable translation;
 //! - [`invokedynamic`]: string concatenation and lambdas;
 //! - [`natives`]: models of JDK natives that move objects or start code;
+//! - [`call_site_models`]: library calls answered where they are called
+//!   (`System.arraycopy`, `AccessController.doPrivileged`);
 //! - [`copies`]: removing the variables that only copy another;
 //! - [`returned_parameters`]: methods that return a parameter, answered per call site;
 //! - [`parameter_types`]: the `Class[]` arrays that spell a parameter list.
 
+pub mod call_site_models;
 pub mod copies;
 pub mod invokedynamic;
 pub mod lower;

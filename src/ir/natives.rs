@@ -12,7 +12,9 @@ use crate::classfile::model::MemberRef;
 /// What a native does, in IR terms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NativeModel {
-    /// `System.arraycopy(src, _, dst, _, _)`: `dst[*] = src[*]`.
+    /// `System.arraycopy`: an empty body. Each call site copies its own
+    /// arrays (see [`super::call_site_models`]); copied here, every array
+    /// ever copied from would reach every array ever copied into.
     ArrayCopy,
     /// Returns its receiver: `Object.clone` (a shallow copy keeps the
     /// same fields), `String.intern`, `Throwable.fillInStackTrace`.
@@ -72,17 +74,7 @@ pub fn body(model: NativeModel, class: &str, is_static: bool, desc: &MethodDesc)
     let mut ir = MethodIr::skeleton(is_static, class, &desc.params, &desc.ret);
     let param = |ir: &MethodIr, k: usize| ir.params.get(k).copied().flatten();
     match model {
-        NativeModel::ArrayCopy => {
-            if let (Some(src), Some(dst)) = (param(&ir, 0), param(&ir, 2)) {
-                let t = ir.new_var("elem", "java.lang.Object");
-                ir.stmts.push(Stmt::ArrayLoad { dst: t, base: src });
-                ir.stmts.push(Stmt::ArrayStore {
-                    base: dst,
-                    index: None,
-                    src: t,
-                });
-            }
-        }
+        NativeModel::ArrayCopy => {}
         NativeModel::ReturnThis => {
             if let (Some(this), Some(ret)) = (param(&ir, 0), ir.ret) {
                 ir.stmts.push(Stmt::Assign {
