@@ -45,12 +45,16 @@ fn whole_jdk_loads_without_failures() {
     let copy = "<java.lang.System: void arraycopy(java.lang.Object,int,java.lang.Object,int,int)>";
     let stores = named_tuples(&f.builder, "S");
     assert!(!stores.iter().any(|t| t.starts_with(copy)));
-    let to_array = "<java.util.ArrayList: java.lang.Object[] toArray(java.lang.Object[])>";
+    let to_array = "<java.util.Arrays$ArrayList: java.lang.Object[] toArray(java.lang.Object[])>";
     let copies: Vec<_> = stores
         .iter()
         .filter(|t| t.starts_with(to_array) && t.contains("/copy@"))
         .collect();
-    assert_eq!(copies, [&format!("{to_array}/p0\t[]\t{to_array}/copy@36")]);
+    assert_eq!(copies, [&format!("{to_array}/p0\t[]\t{to_array}/copy@32")]);
+    // Collections: the instance methods of the modelled classes store and
+    // load nothing (their call sites are answered instead).
+    let put = "<java.util.HashMap: java.lang.Object put(java.lang.Object,java.lang.Object)>";
+    assert!(!stores.iter().any(|t| t.starts_with(put)));
     let entry = named_tuples(&f.builder, "entryPoint");
     assert!(entry.contains(&"<java.lang.System: void initPhase1()>".to_string()));
     // Dispatch: String.toString runs String's own method; an ArrayList's

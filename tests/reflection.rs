@@ -384,3 +384,28 @@ fn properties_are_input_against_the_jdk_java_base() {
         mains(&want)
     );
 }
+
+/// Each of the JDK's collections keeps its own elements (see
+/// `src/ir/containers.rs`): against java.base, the name read from one map
+/// is that map's, a list copied and iterated gives its own, and an entry
+/// set gives its map's values. Followed into the JDK's code (before the
+/// summaries), each of the three sites received seven names: all three of
+/// the program's and four from java.base's own collections.
+#[test]
+fn collections_keep_their_own_elements_against_the_jdk_java_base() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = analyze_against_java_base(dir.path(), "Containers", "points-to");
+    let exported = refract(&["export", "targets", &db.display().to_string()]);
+    let mains: Vec<&str> = exported
+        .lines()
+        .filter(|l| l.starts_with("Containers\tmain\t"))
+        .collect();
+    assert_eq!(
+        mains,
+        [
+            "Containers\tmain\t([Ljava/lang/String;)V\t50\t16\tClass.forName\tr.Upper",
+            "Containers\tmain\t([Ljava/lang/String;)V\t114\t21\tClass.forName\tr.Lower",
+            "Containers\tmain\t([Ljava/lang/String;)V\t166\t24\tClass.forName\tr.Shape",
+        ]
+    );
+}

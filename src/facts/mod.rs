@@ -21,6 +21,7 @@ use crate::classfile::descriptor::method_desc;
 use crate::classfile::model::{access, read_class, ClassInfo};
 use crate::classpath::{ClassPath, LoadProblem};
 use crate::ir::call_site_models::answer_at_call_sites;
+use crate::ir::containers;
 use crate::ir::lower::lower_method;
 use crate::ir::returned_parameters::split_returned_parameters;
 use crate::ir::{natives, MethodIr};
@@ -131,13 +132,22 @@ pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> Program
 }
 
 /// Lowers every method of a class that has a body or a native model, with
-/// the calls answered at the call site added (see
-/// [`answer_at_call_sites`]) and returned parameters taken out of the
-/// bodies (see [`split_returned_parameters`]).
+/// the calls answered at the call site added (collections, see
+/// [`containers`]; [`answer_at_call_sites`]) and returned parameters taken
+/// out of the bodies (see [`split_returned_parameters`]). The instance
+/// methods of the modelled collections are summaries
+/// ([`containers::summary_body`]).
 fn lower_class(c: &ClassInfo) -> Vec<(usize, Result<MethodIr, String>)> {
     let mut out = Vec::new();
+    let summarised = containers::is_modelled(&c.name);
     for (k, m) in c.methods.iter().enumerate() {
         match &m.code {
+            Some(code) if summarised && m.access & access::STATIC == 0 => out.push((
+                k,
+                lower_method(c, m, code)
+                    .map(containers::summary_body)
+                    .map_err(|e| e.to_string()),
+            )),
             Some(code) => out.push((k, lower_method(c, m, code).map_err(|e| e.to_string()))),
             None if m.access & access::NATIVE != 0 => {
                 let Some(desc) = method_desc(&m.desc) else {
@@ -156,6 +166,9 @@ fn lower_class(c: &ClassInfo) -> Vec<(usize, Result<MethodIr, String>)> {
         }
     }
     for ir in out.iter_mut().filter_map(|(_, r)| r.as_mut().ok()) {
+        if !summarised {
+            containers::answer_container_calls(ir, &c.name);
+        }
         answer_at_call_sites(ir);
         split_returned_parameters(ir);
     }

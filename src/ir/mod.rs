@@ -13,11 +13,14 @@
 //! - [`natives`]: models of JDK natives that move objects or start code;
 //! - [`call_site_models`]: library calls answered where they are called
 //!   (`System.arraycopy`, `AccessController.doPrivileged`);
+//! - [`containers`]: the JDK's collections, each object with its own
+//!   elements, answered at each call site;
 //! - [`copies`]: removing the variables that only copy another;
 //! - [`returned_parameters`]: methods that return a parameter, answered per call site;
 //! - [`parameter_types`]: the `Class[]` arrays that spell a parameter list.
 
 pub mod call_site_models;
+pub mod containers;
 pub mod copies;
 pub mod invokedynamic;
 pub mod lower;

@@ -1,0 +1,1008 @@
+//! Summaries of the JDK's collection classes, answered at each call site.
+//!
+//! A context-insensitive analysis of `HashMap`, `ArrayList` and their
+//! kin pools everything: the nodes and backing arrays of every map and
+//! list come from a handful of allocation sites inside the JDK, so each
+//! `get` returns every value any collection ever held. For jedit against
+//! the JDK, the result of `HashMap.get` pointed to 193,258 of 206,824
+//! objects, and the pool spread from there to reflection.
+//!
+//! Instead, each collection object keeps its own elements, values in its
+//! array field `[]` and a map's keys in the field `keys`, and every call
+//! of the collection API is answered where it is made, with the caller's
+//! own variables ([`answer_container_calls`]):
+//!
+//! - a call that stores (`put`, `add`, `set`, `offer`, constructors, ...)
+//!   stores its object arguments into the receiver (the first argument of
+//!   `put`-like calls as a key), and the contents of a collection argument,
+//!   found by calling its `iterator().next()`, or for a map
+//!   `entrySet().iterator().next()` and the entry's `getKey()`/`getValue()`,
+//!   so that a collection the analysis does not model gives its contents;
+//! - an element-valued result (`Object`, as generics erase) reads the
+//!   values (`firstKey()` and the like read the keys);
+//! - a view (`iterator()`, `keySet()`, `values()`, `entrySet()`, an entry,
+//!   ...) is a new object at the call site, typed as the method declares,
+//!   holding the receiver's contents (a key set its keys, an entry set one
+//!   entry holding keys and values); `subList()`, `headMap()` and the like
+//!   are the receiver itself;
+//! - an array result (`toArray()`) is a new array at the call site holding
+//!   the values; an array argument (`toArray(T[])`) receives them;
+//! - a functional argument (`forEach`, `computeIfAbsent`, `removeIf`, a
+//!   `Comparator`, ...) is called with keys and values, and what a function
+//!   returns is stored;
+//! - `clone()` returns the receiver.
+//!
+//! The original call stays, so a collection the JDK does not model (or an
+//! application's own) runs its code as before. The instance methods of
+//! the modelled classes ([`MODELLED`]) keep only their calls on the
+//! receiver and on their parameters ([`summary_body`]): the callbacks
+//! (`hashCode`, `equals`, `compareTo`, `removeEldestEntry`) keep their
+//! call-graph edges, and no element flows through the pooled internals.
+//!
+//! A view records the collection it shows (field `backing`), and a store
+//! into a receiver is repeated into what it is a view of, so a write
+//! through a view (`Map.Entry.setValue`, `ListIterator.set`) reaches the
+//! collection.
+//!
+//! Not modelled: the JDK's wrappers (`Collections.unmodifiableMap`, `List.of`) and other
+//! collections run their own code, whose internals stay pooled.
+
+use super::{Invoke, InvokeKind, MethodIr, Stmt, Var};
+use crate::classfile::descriptor::{is_reference, method_desc};
+use crate::classfile::model::MemberRef;
+use fxhash::FxHashSet;
+
+/// The collection classes whose instance methods are summarised.
+pub const MODELLED: &[&str] = &[
+    "java.util.ArrayList",
+    "java.util.LinkedList",
+    "java.util.Vector",
+    "java.util.Stack",
+    "java.util.ArrayDeque",
+    "java.util.PriorityQueue",
+    "java.util.HashMap",
+    "java.util.LinkedHashMap",
+    "java.util.Hashtable",
+    "java.util.Properties",
+    "java.util.IdentityHashMap",
+    "java.util.WeakHashMap",
+    "java.util.TreeMap",
+    "java.util.HashSet",
+    "java.util.LinkedHashSet",
+    "java.util.TreeSet",
+    "java.util.concurrent.ConcurrentHashMap",
+    "java.util.concurrent.CopyOnWriteArrayList",
+    "java.util.concurrent.CopyOnWriteArraySet",
+    "java.util.concurrent.ConcurrentLinkedQueue",
+    "java.util.concurrent.ConcurrentLinkedDeque",
+    "java.util.concurrent.ConcurrentSkipListMap",
+    "java.util.concurrent.ConcurrentSkipListSet",
+    "java.util.concurrent.LinkedBlockingQueue",
+    "java.util.concurrent.LinkedBlockingDeque",
+    "java.util.concurrent.ArrayBlockingQueue",
+    "java.util.concurrent.PriorityBlockingQueue",
+];
+
+/// The interfaces a view of a collection is typed as: a call returning
+/// one of them gets a view object of its own.
+pub const VIEW_INTERFACES: &[&str] = &[
+    "java.lang.Iterable",
+    "java.util.Collection",
+    "java.util.List",
+    "java.util.Set",
+    "java.util.SortedSet",
+    "java.util.NavigableSet",
+    "java.util.Queue",
+    "java.util.Deque",
+    "java.util.Map",
+    "java.util.SortedMap",
+    "java.util.NavigableMap",
+    "java.util.Map$Entry",
+    "java.util.Iterator",
+    "java.util.ListIterator",
+    "java.util.Enumeration",
+    "java.util.Spliterator",
+];
+
+/// Further types whose call sites are answered: the supertypes of the
+/// modelled classes that declare collection methods.
+const SUPERTYPES: &[&str] = &[
+    "java.util.Dictionary",
+    "java.util.AbstractCollection",
+    "java.util.AbstractList",
+    "java.util.AbstractSequentialList",
+    "java.util.AbstractSet",
+    "java.util.AbstractQueue",
+    "java.util.AbstractMap",
+    "java.util.concurrent.ConcurrentMap",
+    "java.util.concurrent.ConcurrentNavigableMap",
+    "java.util.concurrent.BlockingQueue",
+    "java.util.concurrent.BlockingDeque",
+];
+
+/// Methods that put their arguments into the receiver. Any other call
+/// (`get`, `contains`, `remove`, `indexOf`, `equals`) only reads it.
+const STORING: &[&str] = &[
+    "<init>",
+    "put",
+    "putIfAbsent",
+    "putAll",
+    "add",
+    "addAll",
+    "addElement",
+    "addFirst",
+    "addLast",
+    "insertElementAt",
+    "setElementAt",
+    "offer",
+    "offerFirst",
+    "offerLast",
+    "push",
+    "set",
+    "setValue",
+    "setProperty",
+    "replace",
+    "compute",
+    "computeIfAbsent",
+    "computeIfPresent",
+    "merge",
+    "addIfAbsent",
+    "addAllAbsent",
+];
+
+/// The functional interfaces the collection API takes: interface, method
+/// name, erased descriptor, number of element arguments, and whether the
+/// result is stored into the collection.
+const FUNCTIONS: &[(&str, &str, &str, usize, bool)] = &[
+    (
+        "java.util.function.Consumer",
+        "accept",
+        "(Ljava/lang/Object;)V",
+        1,
+        false,
+    ),
+    (
+        "java.util.function.BiConsumer",
+        "accept",
+        "(Ljava/lang/Object;Ljava/lang/Object;)V",
+        2,
+        false,
+    ),
+    (
+        "java.util.function.Function",
+        "apply",
+        "(Ljava/lang/Object;)Ljava/lang/Object;",
+        1,
+        true,
+    ),
+    (
+        "java.util.function.UnaryOperator",
+        "apply",
+        "(Ljava/lang/Object;)Ljava/lang/Object;",
+        1,
+        true,
+    ),
+    (
+        "java.util.function.BiFunction",
+        "apply",
+        "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;",
+        2,
+        true,
+    ),
+    (
+        "java.util.function.BinaryOperator",
+        "apply",
+        "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;",
+        2,
+        true,
+    ),
+    (
+        "java.util.function.Predicate",
+        "test",
+        "(Ljava/lang/Object;)Z",
+        1,
+        false,
+    ),
+    (
+        "java.util.function.BiPredicate",
+        "test",
+        "(Ljava/lang/Object;Ljava/lang/Object;)Z",
+        2,
+        false,
+    ),
+    (
+        "java.util.Comparator",
+        "compare",
+        "(Ljava/lang/Object;Ljava/lang/Object;)I",
+        2,
+        false,
+    ),
+];
+
+/// Whether the instance methods of `class` are summarised.
+pub fn is_modelled(class: &str) -> bool {
+    MODELLED.contains(&class)
+}
+
+/// Whether calls through a method reference of `class` are answered at
+/// the call site.
+pub fn is_container_type(class: &str) -> bool {
+    is_modelled(class) || VIEW_INTERFACES.contains(&class) || SUPERTYPES.contains(&class)
+}
+
+/// The summary of a modelled instance method: only its calls whose
+/// receiver is `this` or a parameter (or a copy or cast of one) remain,
+/// passing on only such variables, and returning nothing.
+pub fn summary_body(mut ir: MethodIr) -> MethodIr {
+    let mut own: FxHashSet<Var> = ir.params.iter().flatten().copied().collect();
+    loop {
+        let before = own.len();
+        for s in &ir.stmts {
+            if let Stmt::Assign { dst, src } | Stmt::Cast { dst, src, .. } = s {
+                if own.contains(src) {
+                    own.insert(*dst);
+                }
+            }
+        }
+        if own.len() == before {
+            break;
+        }
+    }
+    let stmts = std::mem::take(&mut ir.stmts);
+    ir.stmts = stmts
+        .into_iter()
+        .filter_map(|s| match s {
+            Stmt::Invoke(mut call) if call.receiver.is_none_or(|r| own.contains(&r)) => {
+                for a in call.args.iter_mut() {
+                    if a.is_some_and(|v| !own.contains(&v)) {
+                        *a = None;
+                    }
+                }
+                call.result = None;
+                call.exception = None;
+                Some(Stmt::Invoke(call))
+            }
+            _ => None,
+        })
+        .collect();
+    ir.returned_params.clear();
+    ir
+}
+
+/// Adds, at each call through a collection type, the statements that
+/// answer it with the caller's variables (see the module documentation).
+///
+/// In the code that the modelled classes inherit (`class`, an abstract
+/// collection or a view interface with default methods), calls on `this`
+/// are left to dispatch: `AbstractCollection.addAll` calling `add(e)` on
+/// every set that inherits it would otherwise give all of them each
+/// other's elements. The call site of `addAll` answers it instead, and a
+/// collection of the application's that inherits the code runs it as is.
+pub fn answer_container_calls(ir: &mut MethodIr, class: &str) {
+    let inherited = SUPERTYPES.contains(&class) || VIEW_INTERFACES.contains(&class);
+    let this = ir
+        .params
+        .first()
+        .copied()
+        .flatten()
+        .filter(|&v| ir.vars[v as usize].name == "this");
+    let calls: Vec<Invoke> = ir
+        .stmts
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::Invoke(call) if answered(call) => Some(call.clone()),
+            _ => None,
+        })
+        .collect();
+    // First the iterations that read the elements of a stored collection,
+    // as calls of their own, then the answers to all calls, those included.
+    let mut added = Vec::new();
+    for call in calls.iter().filter(|c| !(inherited && c.receiver == this)) {
+        store_argument_elements(ir, call, &mut added);
+    }
+    let iterations: Vec<Invoke> = added
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::Invoke(call) => Some(call.clone()),
+            _ => None,
+        })
+        .collect();
+    ir.stmts.extend(added);
+    for call in calls.iter().chain(&iterations) {
+        let stores = !(inherited && call.receiver == this);
+        answer(ir, call, stores);
+    }
+}
+
+/// Whether a call is one this pass answers.
+fn answered(call: &Invoke) -> bool {
+    call.kind != InvokeKind::Static
+        && call.receiver.is_some()
+        && is_container_type(&call.target.class)
+}
+
+/// Whether a parameter type is a map's.
+fn is_map(ty: &str) -> bool {
+    matches!(
+        ty,
+        "java.util.Map"
+            | "java.util.SortedMap"
+            | "java.util.NavigableMap"
+            | "java.util.AbstractMap"
+            | "java.util.concurrent.ConcurrentMap"
+            | "java.util.concurrent.ConcurrentNavigableMap"
+            | "java.util.Hashtable"
+            | "java.util.Properties"
+    ) || (is_modelled(ty) && ty.ends_with("Map"))
+}
+
+/// For a storing call with collection arguments (`addAll(c)`,
+/// `putAll(m)`, `new ArrayList(c)`): stores into the receiver what the
+/// argument's own iteration gives, `c.iterator().next()` or, for a map,
+/// the key and value of `m.entrySet().iterator().next()`.
+fn store_argument_elements(ir: &mut MethodIr, call: &Invoke, added: &mut Vec<Stmt>) {
+    if !STORING.contains(&call.target.name.as_str()) {
+        return;
+    }
+    let (Some(desc), Some(recv)) = (method_desc(&call.target.desc), call.receiver) else {
+        return;
+    };
+    for (a, ty) in call.args.iter().zip(&desc.params) {
+        let Some(coll) = *a else {
+            continue;
+        };
+        if !is_container_type(ty) {
+            continue;
+        }
+        let mut invoke = |ir: &mut MethodIr, on: Var, class: &str, name: &str, ret: &str| {
+            let r = ir.new_var(format!("{name}@{}", call.bci), ret);
+            let ret_desc = format!("()L{};", ret.replace('.', "/"));
+            added.push(Stmt::Invoke(Invoke {
+                bci: call.bci,
+                kind: InvokeKind::Interface,
+                target: MemberRef {
+                    class: class.into(),
+                    name: name.into(),
+                    desc: ret_desc,
+                    interface: true,
+                },
+                receiver: Some(on),
+                args: Vec::new(),
+                result: Some(r),
+                exception: call.exception,
+            }));
+            r
+        };
+        let map = is_map(ty);
+        let source = if map {
+            invoke(ir, coll, "java.util.Map", "entrySet", "java.util.Set")
+        } else {
+            coll
+        };
+        let it = invoke(
+            ir,
+            source,
+            "java.util.Collection",
+            "iterator",
+            "java.util.Iterator",
+        );
+        let next = invoke(ir, it, "java.util.Iterator", "next", "java.lang.Object");
+        let (key, value) = if map {
+            let key = invoke(
+                ir,
+                next,
+                "java.util.Map$Entry",
+                "getKey",
+                "java.lang.Object",
+            );
+            let value = invoke(
+                ir,
+                next,
+                "java.util.Map$Entry",
+                "getValue",
+                "java.lang.Object",
+            );
+            (Some(key), value)
+        } else {
+            (None, next)
+        };
+        if let Some(key) = key {
+            added.push(Stmt::Store {
+                base: recv,
+                field: keys_field(),
+                src: key,
+            });
+        }
+        added.push(Stmt::ArrayStore {
+            base: recv,
+            index: None,
+            src: value,
+        });
+    }
+}
+
+/// The field that holds a map's keys (its values are its elements, `[]`).
+fn keys_field() -> MemberRef {
+    MemberRef {
+        class: "java.util.Map".into(),
+        name: "keys".into(),
+        desc: "Ljava/lang/Object;".into(),
+        interface: true,
+    }
+}
+
+/// The field of a view that holds the collection it shows, so that a
+/// write through the view (`Map.Entry.setValue`, `ListIterator.set`)
+/// reaches the collection.
+fn backing_field() -> MemberRef {
+    MemberRef {
+        class: "java.util.Collection".into(),
+        name: "backing".into(),
+        desc: "Ljava/lang/Object;".into(),
+        interface: true,
+    }
+}
+
+/// Methods whose first argument is a map's key.
+const KEYED: &[&str] = &[
+    "put",
+    "putIfAbsent",
+    "replace",
+    "compute",
+    "computeIfAbsent",
+    "computeIfPresent",
+    "merge",
+    "setProperty",
+];
+
+/// Methods that return a view of the same kind as their receiver, which
+/// the receiver itself stands for.
+const SAME_KIND: &[&str] = &[
+    "subList",
+    "headMap",
+    "tailMap",
+    "subMap",
+    "descendingMap",
+    "headSet",
+    "tailSet",
+    "subSet",
+    "descendingSet",
+];
+
+/// Methods that return a view of a map's keys.
+const KEY_VIEWS: &[&str] = &["keySet", "navigableKeySet", "descendingKeySet", "keys"];
+
+/// The statements that answer one call, added to a method body.
+struct Answer<'a> {
+    ir: &'a mut MethodIr,
+    call: &'a Invoke,
+    recv: Var,
+    elements: Option<Var>,
+    keys: Option<Var>,
+    backing: Option<Var>,
+}
+
+impl Answer<'_> {
+    fn var(&mut self, what: &str, ty: &str) -> Var {
+        self.ir.new_var(format!("{what}@{}", self.call.bci), ty)
+    }
+
+    fn push(&mut self, s: Stmt) {
+        self.ir.stmts.push(s);
+    }
+
+    /// `recv[*]`, read once.
+    fn elements(&mut self) -> Var {
+        if let Some(e) = self.elements {
+            return e;
+        }
+        let e = self.var("elem", "java.lang.Object");
+        self.push(Stmt::ArrayLoad {
+            dst: e,
+            base: self.recv,
+        });
+        self.elements = Some(e);
+        e
+    }
+
+    /// `recv.keys`, read once.
+    fn keys(&mut self) -> Var {
+        if let Some(k) = self.keys {
+            return k;
+        }
+        let k = self.var("key", "java.lang.Object");
+        self.push(Stmt::Load {
+            dst: k,
+            base: self.recv,
+            field: keys_field(),
+        });
+        self.keys = Some(k);
+        k
+    }
+
+    /// `base[*] = src`, and the same into the collection `base` is a view
+    /// of, when `base` is the receiver.
+    fn store(&mut self, base: Var, src: Var) {
+        self.push(Stmt::ArrayStore {
+            base,
+            index: None,
+            src,
+        });
+        if base == self.recv {
+            let b = self.backing();
+            self.store(b, src);
+        }
+    }
+
+    /// `base.keys = src`, and through a view as [`Self::store`].
+    fn store_key(&mut self, base: Var, src: Var) {
+        self.push(Stmt::Store {
+            base,
+            field: keys_field(),
+            src,
+        });
+        if base == self.recv {
+            let b = self.backing();
+            self.store_key(b, src);
+        }
+    }
+
+    /// `recv.backing`, read once.
+    fn backing(&mut self) -> Var {
+        if let Some(b) = self.backing {
+            return b;
+        }
+        let b = self.var("backing", "java.lang.Object");
+        self.push(Stmt::Load {
+            dst: b,
+            base: self.recv,
+            field: backing_field(),
+        });
+        self.backing = Some(b);
+        b
+    }
+
+    /// A new object of type `ty` at the call site (`level` tells two apart)
+    /// holding `elements` as its elements and `keys` as its keys.
+    fn view(&mut self, ty: &str, level: u8, elements: &[Var], keys: &[Var]) -> Var {
+        let v = self.var(if level == 0 { "view" } else { "entry" }, ty);
+        self.push(Stmt::New {
+            bci: self.call.bci,
+            level,
+            dst: v,
+            ty: ty.into(),
+            length: None,
+        });
+        for &e in elements {
+            self.store(v, e);
+        }
+        for &k in keys {
+            self.store_key(v, k);
+        }
+        self.push(Stmt::Store {
+            base: v,
+            field: backing_field(),
+            src: self.recv,
+        });
+        v
+    }
+}
+
+/// The statements answering one call. `stores` is false for calls on
+/// `this` in inherited code, which only read.
+fn answer(ir: &mut MethodIr, call: &Invoke, stores: bool) {
+    let Some(desc) = method_desc(&call.target.desc) else {
+        return;
+    };
+    let Some(recv) = call.receiver else {
+        return;
+    };
+    let name = call.target.name.as_str();
+    let stores = stores && STORING.contains(&name);
+    let mut a = Answer {
+        ir,
+        call,
+        recv,
+        elements: None,
+        keys: None,
+        backing: None,
+    };
+    let mut array_args = Vec::new();
+    let mut first_ref = true;
+    for (arg, ty) in call.args.iter().zip(&desc.params) {
+        let Some(arg) = *arg else {
+            continue;
+        };
+        let is_key = first_ref && KEYED.contains(&name);
+        first_ref = false;
+        if ty.ends_with("[]") {
+            // `toArray(T[])`, `copyInto(Object[])`: the array receives the
+            // elements; a storing call takes the array's.
+            let e = a.elements();
+            a.store(arg, e);
+            if stores {
+                let t = a.var("arg", "java.lang.Object");
+                a.push(Stmt::ArrayLoad { dst: t, base: arg });
+                a.store(recv, t);
+            }
+            array_args.push(arg);
+        } else if let Some(&(iface, sam, sam_desc, arity, result_stored)) =
+            FUNCTIONS.iter().find(|f| f.0 == ty)
+        {
+            // Called with keys and elements alike.
+            let (e, k) = (a.elements(), a.keys());
+            let both = a.var("item", "java.lang.Object");
+            a.push(Stmt::Assign { dst: both, src: e });
+            a.push(Stmt::Assign { dst: both, src: k });
+            let result = result_stored.then(|| a.var(sam, "java.lang.Object"));
+            a.push(Stmt::Invoke(Invoke {
+                bci: call.bci,
+                kind: InvokeKind::Interface,
+                target: MemberRef {
+                    class: iface.into(),
+                    name: sam.into(),
+                    desc: sam_desc.into(),
+                    interface: true,
+                },
+                receiver: Some(arg),
+                args: vec![Some(both); arity],
+                result,
+                exception: call.exception,
+            }));
+            if let (Some(r), true) = (result, stores || name == "replaceAll") {
+                a.store(recv, r);
+            }
+        } else if stores && is_reference(ty) && !is_container_type(ty) {
+            if is_key {
+                a.store_key(recv, arg);
+            } else {
+                a.store(recv, arg);
+            }
+        }
+    }
+    let Some(r) = call.result else {
+        return;
+    };
+    let ret = desc.ret.as_str();
+    let assign = |a: &mut Answer, src: Var| a.push(Stmt::Assign { dst: r, src });
+    if name == "clone" || is_modelled(ret) || SAME_KIND.contains(&name) {
+        assign(&mut a, recv);
+    } else if name == "entrySet" {
+        let (e, k) = (a.elements(), a.keys());
+        let entry = a.view("java.util.Map$Entry", 1, &[e], &[k]);
+        let set = a.view(ret, 0, &[entry], &[]);
+        assign(&mut a, set);
+    } else if KEY_VIEWS.contains(&name) && VIEW_INTERFACES.contains(&ret) {
+        let k = a.keys();
+        let keys = a.view(ret, 0, &[k], &[]);
+        assign(&mut a, keys);
+    } else if VIEW_INTERFACES.contains(&ret) {
+        let (e, k) = (a.elements(), a.keys());
+        let view = a.view(ret, 0, &[e], &[k]);
+        assign(&mut a, view);
+    } else if ret == "java.lang.Object" {
+        let src = if name.ends_with("Key") {
+            a.keys()
+        } else {
+            a.elements()
+        };
+        assign(&mut a, src);
+        if name == "getOrDefault" {
+            if let Some(Some(default)) = call.args.get(1) {
+                assign(&mut a, *default);
+            }
+        }
+    } else if ret.ends_with("[]") {
+        for arg in array_args {
+            assign(&mut a, arg);
+        }
+        let e = a.elements();
+        let array = a.view(ret, 0, &[e], &[]);
+        assign(&mut a, array);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(
+        recv: Var,
+        class: &str,
+        name: &str,
+        desc: &str,
+        args: Vec<Option<Var>>,
+        result: Option<Var>,
+    ) -> Stmt {
+        Stmt::Invoke(Invoke {
+            bci: 3,
+            kind: InvokeKind::Interface,
+            target: MemberRef {
+                class: class.into(),
+                name: name.into(),
+                desc: desc.into(),
+                interface: true,
+            },
+            receiver: Some(recv),
+            args,
+            result,
+            exception: None,
+        })
+    }
+
+    /// A method of the given parameter types, its variables and the
+    /// statements the pass adds after `stmt`.
+    fn answered(params: &[&str], stmt: impl Fn(&[Var]) -> Stmt) -> (Vec<Var>, Vec<Stmt>) {
+        let params: Vec<String> = params.iter().map(|p| p.to_string()).collect();
+        let mut ir = MethodIr::skeleton(true, "C", &params, "void");
+        let vars: Vec<Var> = ir.params.iter().flatten().copied().collect();
+        ir.stmts.push(stmt(&vars));
+        answer_container_calls(&mut ir, "C");
+        (vars, ir.stmts[1..].to_vec())
+    }
+
+    #[test]
+    fn put_stores_the_key_and_the_value_and_get_reads_the_values() {
+        let (v, added) = answered(
+            &["java.util.Map", "java.lang.Object", "java.lang.Object"],
+            |v| {
+                call(
+                    v[0],
+                    "java.util.Map",
+                    "put",
+                    "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;",
+                    vec![Some(v[1]), Some(v[2])],
+                    None,
+                )
+            },
+        );
+        let store = |src| Stmt::ArrayStore {
+            base: v[0],
+            index: None,
+            src,
+        };
+        // Each also into the collection the receiver may be a view of.
+        let key = |base| Stmt::Store {
+            base,
+            field: keys_field(),
+            src: v[1],
+        };
+        let Stmt::Load { dst: backing, .. } = added[1] else {
+            panic!("{added:?}")
+        };
+        let value = |base| Stmt::ArrayStore {
+            base,
+            index: None,
+            src: v[2],
+        };
+        assert_eq!(
+            added,
+            [
+                key(v[0]),
+                Stmt::Load {
+                    dst: backing,
+                    base: v[0],
+                    field: backing_field()
+                },
+                key(backing),
+                value(v[0]),
+                value(backing)
+            ]
+        );
+        // A read does not store its key; its result is the values.
+        let (v, added) = answered(
+            &["java.util.Map", "java.lang.Object", "java.lang.Object"],
+            |v| {
+                call(
+                    v[0],
+                    "java.util.Map",
+                    "get",
+                    "(Ljava/lang/Object;)Ljava/lang/Object;",
+                    vec![Some(v[1])],
+                    Some(v[2]),
+                )
+            },
+        );
+        let Stmt::ArrayLoad { dst: e, base } = added[0] else {
+            panic!("{added:?}")
+        };
+        assert_eq!(base, v[0]);
+        assert_eq!(added[1..], [Stmt::Assign { dst: v[2], src: e }]);
+    }
+
+    #[test]
+    fn a_key_set_is_a_view_of_the_keys_and_for_each_calls_the_action() {
+        let (v, added) = answered(&["java.util.Map", "java.util.Set"], |v| {
+            call(
+                v[0],
+                "java.util.Map",
+                "keySet",
+                "()Ljava/util/Set;",
+                vec![],
+                Some(v[1]),
+            )
+        });
+        // The key set is an object of its own at the call site, holding
+        // the map's keys.
+        let Stmt::Load { dst: k, base, .. } = added[0] else {
+            panic!("{added:?}")
+        };
+        assert_eq!(base, v[0]);
+        let Stmt::New {
+            dst: view, ref ty, ..
+        } = added[1]
+        else {
+            panic!("{added:?}")
+        };
+        assert_eq!(ty, "java.util.Set");
+        assert_eq!(
+            added[2..],
+            [
+                Stmt::ArrayStore {
+                    base: view,
+                    index: None,
+                    src: k
+                },
+                Stmt::Store {
+                    base: view,
+                    field: backing_field(),
+                    src: v[0]
+                },
+                Stmt::Assign {
+                    dst: v[1],
+                    src: view
+                },
+            ]
+        );
+        let (v, added) = answered(&["java.util.List", "java.util.function.Consumer"], |v| {
+            call(
+                v[0],
+                "java.lang.Iterable",
+                "forEach",
+                "(Ljava/util/function/Consumer;)V",
+                vec![Some(v[1])],
+                None,
+            )
+        });
+        // The action receives elements and keys alike.
+        let Stmt::Invoke(accept) = &added[4] else {
+            panic!("{added:?}")
+        };
+        assert_eq!(
+            (accept.target.name.as_str(), accept.receiver),
+            ("accept", Some(v[1]))
+        );
+        let Some(item) = accept.args[0] else {
+            panic!("{added:?}")
+        };
+        let (Stmt::ArrayLoad { dst: e, .. }, Stmt::Load { dst: k, .. }) = (&added[0], &added[1])
+        else {
+            panic!("{added:?}")
+        };
+        assert_eq!(
+            added[2..4],
+            [
+                Stmt::Assign { dst: item, src: *e },
+                Stmt::Assign { dst: item, src: *k }
+            ]
+        );
+    }
+
+    #[test]
+    fn add_all_stores_what_the_arguments_iteration_gives() {
+        let (v, added) = answered(&["java.util.List", "java.util.Collection"], |v| {
+            call(
+                v[0],
+                "java.util.List",
+                "addAll",
+                "(Ljava/util/Collection;)Z",
+                vec![Some(v[1])],
+                None,
+            )
+        });
+        let names: Vec<&str> = added
+            .iter()
+            .filter_map(|s| match s {
+                Stmt::Invoke(c) => Some(c.target.name.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(names, ["iterator", "next"]);
+        let Stmt::Invoke(next) = &added[1] else {
+            panic!("{added:?}")
+        };
+        assert_eq!(
+            added[2],
+            Stmt::ArrayStore {
+                base: v[0],
+                index: None,
+                src: next.result.unwrap()
+            }
+        );
+    }
+
+    #[test]
+    fn inherited_code_leaves_its_calls_on_this_to_dispatch() {
+        let mut ir = MethodIr::skeleton(
+            false,
+            "java.util.AbstractCollection",
+            &["java.lang.Object".into()],
+            "void",
+        );
+        let (this, x) = (ir.params[0].unwrap(), ir.params[1].unwrap());
+        ir.stmts.push(call(
+            this,
+            "java.util.AbstractCollection",
+            "add",
+            "(Ljava/lang/Object;)Z",
+            vec![Some(x)],
+            None,
+        ));
+        let before = ir.clone();
+        answer_container_calls(&mut ir, "java.util.AbstractCollection");
+        assert_eq!(ir, before);
+        answer_container_calls(&mut ir, "a.Caller");
+        let Stmt::ArrayStore { base, src, .. } = ir.stmts[1] else {
+            panic!("{:?}", ir.stmts)
+        };
+        assert_eq!((base, src), (this, x));
+    }
+
+    #[test]
+    fn a_summary_keeps_only_calls_on_the_receiver_and_parameters() {
+        let mut ir = MethodIr::skeleton(
+            false,
+            "java.util.HashMap",
+            &["java.lang.Object".into()],
+            "java.lang.Object",
+        );
+        let (this, key, ret) = (
+            ir.params[0].unwrap(),
+            ir.params[1].unwrap(),
+            ir.ret.unwrap(),
+        );
+        let node = ir.new_var("node", "java.util.HashMap$Node");
+        ir.stmts.push(Stmt::Load {
+            dst: node,
+            base: this,
+            field: MemberRef {
+                class: "java.util.HashMap".into(),
+                name: "table".into(),
+                desc: "[Ljava/util/HashMap$Node;".into(),
+                interface: false,
+            },
+        });
+        ir.stmts.push(Stmt::Assign {
+            dst: ret,
+            src: node,
+        });
+        ir.stmts.push(call(
+            key,
+            "java.lang.Object",
+            "equals",
+            "(Ljava/lang/Object;)Z",
+            vec![Some(node)],
+            None,
+        ));
+        ir.stmts.push(call(
+            node,
+            "java.lang.Object",
+            "hashCode",
+            "()I",
+            vec![],
+            None,
+        ));
+        let ir = summary_body(ir);
+        assert_eq!(
+            ir.stmts,
+            [call(
+                key,
+                "java.lang.Object",
+                "equals",
+                "(Ljava/lang/Object;)Z",
+                vec![None],
+                None
+            )]
+        );
+    }
+}
