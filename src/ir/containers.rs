@@ -756,11 +756,6 @@ mod tests {
                 )
             },
         );
-        let store = |src| Stmt::ArrayStore {
-            base: v[0],
-            index: None,
-            src,
-        };
         // Each also into the collection the receiver may be a view of.
         let key = |base| Stmt::Store {
             base,
