@@ -43,6 +43,18 @@ const IDIOMS: &[&str] = &[
     "Properties",
 ];
 
+/// The output of `refract run` on a script of `queries` against `db`.
+fn query(dir: &Path, db: &Path, queries: &str) -> String {
+    let script = dir.join("q.dl");
+    std::fs::write(&script, queries).unwrap();
+    refract(&[
+        "run",
+        &script.display().to_string(),
+        "--db",
+        &db.display().to_string(),
+    ])
+}
+
 /// An empty specification file in `dir`.
 fn empty_spec(dir: &Path) -> PathBuf {
     let spec = dir.join("empty.spec");
@@ -141,20 +153,13 @@ fn a_returned_parameter_reaches_the_call_not_the_return_variable() {
     let db = dir.path().join("invoke.db");
     let spec = empty_spec(dir.path());
     analyze("Invoke", "points-to", &spec, &db);
-    let script = dir.path().join("q.dl");
-    std::fs::write(
-        &script,
+    let out = query(
+        dir.path(),
+        &db,
         "returnsParam(m, z)?\n\
          vP(\"<r.Upper: java.lang.String version(java.lang.String)>/ret\", h)?\n\
          vP(\"<Invoke: void main(java.lang.String[])>/s@72\", h)?\n",
-    )
-    .unwrap();
-    let out = refract(&[
-        "run",
-        &script.display().to_string(),
-        "--db",
-        &db.display().to_string(),
-    ]);
+    );
     let lines: Vec<&str> = out.lines().map(str::trim_end).collect();
     assert_eq!(
         lines,
@@ -182,20 +187,13 @@ fn a_reflective_field_set_stores_only_what_the_field_admits() {
     let db = dir.path().join("fields.db");
     let spec = empty_spec(dir.path());
     analyze("FieldTypes", "points-to", &spec, &db);
-    let script = dir.path().join("q.dl");
-    std::fs::write(
-        &script,
+    let out = query(
+        dir.path(),
+        &db,
         "fieldSet(i, f)?\n\
          hP(o, \"<r.Upper: java.lang.String prefix>\", h)?\n\
          hP(o, \"<r.Counter: int count>\", h)?\n",
-    )
-    .unwrap();
-    let out = refract(&[
-        "run",
-        &script.display().to_string(),
-        "--db",
-        &db.display().to_string(),
-    ]);
+    );
     let lines: Vec<&str> = out.lines().map(str::trim_end).collect();
     assert_eq!(
         lines,

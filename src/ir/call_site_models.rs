@@ -144,20 +144,7 @@ mod tests {
         args: Vec<Option<Var>>,
         result: Option<Var>,
     ) -> Stmt {
-        Stmt::Invoke(Invoke {
-            bci: 7,
-            kind: InvokeKind::Static,
-            target: MemberRef {
-                class: class.into(),
-                name: name.into(),
-                desc: desc.into(),
-                interface: false,
-            },
-            receiver: None,
-            args,
-            result,
-            exception: None,
-        })
+        crate::ir::test_call(InvokeKind::Static, None, (class, name, desc), args, result)
     }
 
     #[test]

@@ -507,17 +507,25 @@ impl Answer<'_> {
 
     /// `recv.keys`, read once.
     fn keys(&mut self) -> Var {
-        if let Some(k) = self.keys {
-            return k;
+        match self.keys {
+            Some(k) => k,
+            None => {
+                let k = self.load("key", keys_field());
+                self.keys = Some(k);
+                k
+            }
         }
-        let k = self.var("key", "java.lang.Object");
+    }
+
+    /// `recv.field`, into a new variable.
+    fn load(&mut self, what: &str, field: MemberRef) -> Var {
+        let v = self.var(what, "java.lang.Object");
         self.push(Stmt::Load {
-            dst: k,
+            dst: v,
             base: self.recv,
-            field: keys_field(),
+            field,
         });
-        self.keys = Some(k);
-        k
+        v
     }
 
     /// `base[*] = src`, and the same into the collection `base` is a view
@@ -549,17 +557,14 @@ impl Answer<'_> {
 
     /// `recv.backing`, read once.
     fn backing(&mut self) -> Var {
-        if let Some(b) = self.backing {
-            return b;
+        match self.backing {
+            Some(b) => b,
+            None => {
+                let b = self.load("backing", backing_field());
+                self.backing = Some(b);
+                b
+            }
         }
-        let b = self.var("backing", "java.lang.Object");
-        self.push(Stmt::Load {
-            dst: b,
-            base: self.recv,
-            field: backing_field(),
-        });
-        self.backing = Some(b);
-        b
     }
 
     /// A new object of type `ty` at the call site (`level` tells two apart)
@@ -714,20 +719,8 @@ mod tests {
         args: Vec<Option<Var>>,
         result: Option<Var>,
     ) -> Stmt {
-        Stmt::Invoke(Invoke {
-            bci: 3,
-            kind: InvokeKind::Interface,
-            target: MemberRef {
-                class: class.into(),
-                name: name.into(),
-                desc: desc.into(),
-                interface: true,
-            },
-            receiver: Some(recv),
-            args,
-            result,
-            exception: None,
-        })
+        let target = (class, name, desc);
+        crate::ir::test_call(InvokeKind::Interface, Some(recv), target, args, result)
     }
 
     /// A method of the given parameter types, its variables and the

@@ -395,3 +395,30 @@ impl MethodIr {
         ir
     }
 }
+
+/// A call statement for unit tests: `result = receiver.name(args)` at
+/// bytecode index 7, through a method of `class`.
+#[cfg(test)]
+pub(crate) fn test_call(
+    kind: InvokeKind,
+    receiver: Option<Var>,
+    target: (&str, &str, &str),
+    args: Vec<Option<Var>>,
+    result: Option<Var>,
+) -> Stmt {
+    let (class, name, desc) = target;
+    Stmt::Invoke(Invoke {
+        bci: 7,
+        kind,
+        target: MemberRef {
+            class: class.into(),
+            name: name.into(),
+            desc: desc.into(),
+            interface: kind == InvokeKind::Interface,
+        },
+        receiver,
+        args,
+        result,
+        exception: None,
+    })
+}
