@@ -44,8 +44,9 @@
 //! through a view (`Map.Entry.setValue`, `ListIterator.set`) reaches the
 //! collection.
 //!
-//! Not modelled: the JDK's wrappers (`Collections.unmodifiableMap`, `List.of`) and other
-//! collections run their own code, whose internals stay pooled.
+//! Not modelled: the JDK's wrappers (`Collections.unmodifiableMap`,
+//! `List.of`) and other collections run their own code, whose internals
+//! stay pooled.
 
 use super::{Invoke, InvokeKind, MethodIr, Stmt, Var};
 use crate::classfile::descriptor::{is_reference, method_desc};
@@ -274,10 +275,11 @@ pub fn summary_body(mut ir: MethodIr) -> MethodIr {
 ///
 /// In the code that the modelled classes inherit (`class`, an abstract
 /// collection or a view interface with default methods), calls on `this`
-/// are left to dispatch: `AbstractCollection.addAll` calling `add(e)` on
-/// every set that inherits it would otherwise give all of them each
-/// other's elements. The call site of `addAll` answers it instead, and a
-/// collection of the application's that inherits the code runs it as is.
+/// are answered as reads only, storing nothing: `AbstractCollection.addAll`
+/// calling `add(e)` on every set that inherits it would otherwise give all
+/// of them each other's elements. The call site of `addAll` stores
+/// instead, and a collection of the application's that inherits the code
+/// runs it as is.
 pub fn answer_container_calls(ir: &mut MethodIr, class: &str) {
     let inherited = SUPERTYPES.contains(&class) || VIEW_INTERFACES.contains(&class);
     let this = ir
@@ -910,7 +912,7 @@ mod tests {
     }
 
     #[test]
-    fn inherited_code_leaves_its_calls_on_this_to_dispatch() {
+    fn inherited_code_stores_nothing_through_its_calls_on_this() {
         let mut ir = MethodIr::skeleton(
             false,
             "java.util.AbstractCollection",
