@@ -165,8 +165,12 @@ fn lower_class(c: &ClassInfo) -> Vec<(usize, Result<MethodIr, String>)> {
             None => {}
         }
     }
-    for ir in out.iter_mut().filter_map(|(_, r)| r.as_mut().ok()) {
-        if !summarised {
+    for (k, r) in out.iter_mut() {
+        let Ok(ir) = r else {
+            continue;
+        };
+        let is_static = c.methods[*k].access & access::STATIC != 0;
+        if !summarised || is_static {
             containers::answer_container_calls(ir, &c.name);
         }
         answer_at_call_sites(ir);
