@@ -18,7 +18,7 @@
 //!   the original call stays for the call graph but no longer returns
 //!   into `r`.
 
-use super::{Invoke, InvokeKind, MethodIr, Stmt, Var};
+use super::{Invoke, MethodIr, Stmt, Var};
 use crate::classfile::model::MemberRef;
 
 /// The class, name and descriptor of `System.arraycopy`.
@@ -102,20 +102,11 @@ pub fn answer_at_call_sites(ir: &mut MethodIr) {
                 call,
                 action,
                 iface,
-            } => ir.stmts.push(Stmt::Invoke(Invoke {
-                bci: call.bci,
-                kind: InvokeKind::Interface,
-                target: MemberRef {
-                    class: iface.into(),
-                    name: "run".into(),
-                    desc: "()Ljava/lang/Object;".into(),
-                    interface: true,
-                },
-                receiver: Some(action),
-                args: Vec::new(),
-                result: call.result,
-                exception: call.exception,
-            })),
+            } => {
+                let target = (iface, "run", "()Ljava/lang/Object;");
+                let run = call.interface_call_beside(target, action, Vec::new(), call.result);
+                ir.stmts.push(Stmt::Invoke(run));
+            }
         }
     }
 }
@@ -136,6 +127,7 @@ fn privileged_action(target: &MemberRef) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::InvokeKind;
 
     fn call(
         class: &str,

@@ -359,20 +359,13 @@ fn store_argument_elements(ir: &mut MethodIr, call: &Invoke, added: &mut Vec<Stm
         let mut invoke = |ir: &mut MethodIr, on: Var, class: &str, name: &str, ret: &str| {
             let r = ir.new_var(format!("{name}@{}", call.bci), ret);
             let ret_desc = format!("()L{};", ret.replace('.', "/"));
-            added.push(Stmt::Invoke(Invoke {
-                bci: call.bci,
-                kind: InvokeKind::Interface,
-                target: MemberRef {
-                    class: class.into(),
-                    name: name.into(),
-                    desc: ret_desc,
-                    interface: true,
-                },
-                receiver: Some(on),
-                args: Vec::new(),
-                result: Some(r),
-                exception: call.exception,
-            }));
+            let target = (class, name, ret_desc.as_str());
+            added.push(Stmt::Invoke(call.interface_call_beside(
+                target,
+                on,
+                Vec::new(),
+                Some(r),
+            )));
             r
         };
         let map = is_map(ty);
@@ -642,20 +635,11 @@ fn answer(ir: &mut MethodIr, call: &Invoke, stores: bool) {
             a.push(Stmt::Assign { dst: both, src: e });
             a.push(Stmt::Assign { dst: both, src: k });
             let result = result_stored.then(|| a.var(sam, "java.lang.Object"));
-            a.push(Stmt::Invoke(Invoke {
-                bci: call.bci,
-                kind: InvokeKind::Interface,
-                target: MemberRef {
-                    class: iface.into(),
-                    name: sam.into(),
-                    desc: sam_desc.into(),
-                    interface: true,
-                },
-                receiver: Some(arg),
-                args: vec![Some(both); arity],
-                result,
-                exception: call.exception,
-            }));
+            let target = (iface, sam, sam_desc);
+            let args = vec![Some(both); arity];
+            a.push(Stmt::Invoke(
+                call.interface_call_beside(target, arg, args, result),
+            ));
             if let (Some(r), true) = (result, stores || name == "replaceAll") {
                 a.store(recv, r);
             }

@@ -91,6 +91,35 @@ pub struct Invoke {
     pub exception: Option<Var>,
 }
 
+impl Invoke {
+    /// An `invokeinterface` of `target` (class, name, descriptor) that a
+    /// model adds beside this call: at the same bytecode index, with the
+    /// same exception handler.
+    pub fn interface_call_beside(
+        &self,
+        target: (&str, &str, &str),
+        receiver: Var,
+        args: Vec<Option<Var>>,
+        result: Option<Var>,
+    ) -> Invoke {
+        let (class, name, desc) = target;
+        Invoke {
+            bci: self.bci,
+            kind: InvokeKind::Interface,
+            target: MemberRef {
+                class: class.into(),
+                name: name.into(),
+                desc: desc.into(),
+                interface: true,
+            },
+            receiver: Some(receiver),
+            args,
+            result,
+            exception: self.exception,
+        }
+    }
+}
+
 /// A piece of a string concatenation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ConcatPart {
