@@ -180,34 +180,46 @@ fn a_returned_parameter_reaches_the_call_not_the_return_variable() {
 /// Field.set stores a value only where the JVM would: into an object of a
 /// class that declares the field, a value of the field's type, and nothing
 /// into a primitive field. The fixture offers each set a wrong object and
-/// a wrong value beside the right ones.
+/// a wrong value beside the right ones. A load and Field.get then read
+/// what a set stored: a class name, which resolves their forName calls.
 #[test]
 fn a_reflective_field_set_stores_only_what_the_field_admits() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("fields.db");
     let spec = empty_spec(dir.path());
     analyze("FieldTypes", "points-to", &spec, &db);
-    let out = query(
-        dir.path(),
-        &db,
-        "fieldSet(i, f)?\n\
-         hP(o, \"<r.Upper: java.lang.String prefix>\", h)?\n\
-         hP(o, \"<r.Counter: int count>\", h)?\n",
-    );
+    let out = query(dir.path(), &db, "setBase(i, f, o)?\nsetValue(i, f, h)?\n");
     let lines: Vec<&str> = out.lines().map(str::trim_end).collect();
     assert_eq!(
         lines,
         [
-            " i                                                                                                                                        | f",
-            "------------------------------------------------------------------------------------------------------------------------------------------+------------------------------------",
-            " <FieldTypes: void main(java.lang.String[])>[56@L13] invokevirtual <java.lang.reflect.Field: void set(java.lang.Object,java.lang.Object)> | <r.Upper: java.lang.String prefix>",
-            " <FieldTypes: void main(java.lang.String[])>[81@L15] invokevirtual <java.lang.reflect.Field: void set(java.lang.Object,java.lang.Object)> | <r.Counter: int count>",
+            " i                                                                                                                                         | f                                         | o",
+            "-------------------------------------------------------------------------------------------------------------------------------------------+-------------------------------------------+--------------------------------------------------------------------------",
+            " <FieldTypes: void main(java.lang.String[])>[56@L14] invokevirtual <java.lang.reflect.Field: void set(java.lang.Object,java.lang.Object)>  | <r.Upper: java.lang.String prefix>        | <FieldTypes: void main(java.lang.String[])>[5@L11] new r.Upper",
+            " <FieldTypes: void main(java.lang.String[])>[81@L16] invokevirtual <java.lang.reflect.Field: void set(java.lang.Object,java.lang.Object)>  | <r.Counter: int count>                    | <FieldTypes: void main(java.lang.String[])>[73@L16] new r.Counter",
+            " <FieldTypes: void main(java.lang.String[])>[111@L20] invokevirtual <java.lang.reflect.Field: void set(java.lang.Object,java.lang.Object)> | <FieldTypes$Named: java.lang.Object name> | <FieldTypes: void main(java.lang.String[])>[84@L18] new FieldTypes$Named",
+            "3 tuples",
+            " i                                                                                                                                         | f                                         | h",
+            "-------------------------------------------------------------------------------------------------------------------------------------------+-------------------------------------------+-------------------",
+            " <FieldTypes: void main(java.lang.String[])>[56@L14] invokevirtual <java.lang.reflect.Field: void set(java.lang.Object,java.lang.Object)>  | <r.Upper: java.lang.String prefix>        | <string constant>",
+            " <FieldTypes: void main(java.lang.String[])>[111@L20] invokevirtual <java.lang.reflect.Field: void set(java.lang.Object,java.lang.Object)> | <FieldTypes$Named: java.lang.Object name> | \"r.Shape\"",
             "2 tuples",
-            " o                                                              | h",
-            "----------------------------------------------------------------+-------------------",
-            " <FieldTypes: void main(java.lang.String[])>[5@L10] new r.Upper | <string constant>",
-            "1 tuple",
-            "0 tuples",
+        ]
+    );
+    let exported = refract(&["export", "targets", &db.display().to_string()]);
+    assert_eq!(
+        exported.lines().collect::<Vec<_>>(),
+        [
+            "caller_class\tcaller_method\tcaller_desc\tbci\tline\tapi\ttarget",
+            "FieldTypes\tmain\t([Ljava/lang/String;)V\t44\t13\tClass.forName\tr.Upper",
+            "FieldTypes\tmain\t([Ljava/lang/String;)V\t56\t14\tField.set\tr.Upper.prefix",
+            "FieldTypes\tmain\t([Ljava/lang/String;)V\t61\t15\tClass.forName\tr.Counter",
+            "FieldTypes\tmain\t([Ljava/lang/String;)V\t81\t16\tField.set\tr.Counter.count",
+            "FieldTypes\tmain\t([Ljava/lang/String;)V\t95\t19\tClass.forName\tFieldTypes$Named",
+            "FieldTypes\tmain\t([Ljava/lang/String;)V\t111\t20\tField.set\tFieldTypes$Named.name",
+            "FieldTypes\tmain\t([Ljava/lang/String;)V\t122\t21\tClass.forName\tr.Shape",
+            "FieldTypes\tmain\t([Ljava/lang/String;)V\t130\t22\tField.get\tFieldTypes$Named.name",
+            "FieldTypes\tmain\t([Ljava/lang/String;)V\t136\t22\tClass.forName\tr.Shape",
         ]
     );
 }
