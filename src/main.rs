@@ -152,12 +152,17 @@ enum Command {
     },
     /// Print the reflection report of an analysed database.
     ///
-    /// Example:
+    /// Examples:
     ///   refract report demo.db
+    ///   refract report jedit.db --imprecise 1000
     #[command(verbatim_doc_comment)]
     Report {
         /// The database.
         db: PathBuf,
+        /// Also list the sites resolved to more than N targets, most
+        /// first (imprecise sites, as SOLAR reports them).
+        #[arg(long, value_name = "N")]
+        imprecise: Option<usize>,
     },
     /// Export results as text.
     #[command(subcommand)]
@@ -294,7 +299,7 @@ fn run(cli: Cli) -> Result<()> {
             output,
             quiet,
         }),
-        Command::Report { db } => cli::analyze::run_report(&db),
+        Command::Report { db, imprecise } => cli::analyze::run_report(&db, imprecise),
         Command::Export(ExportCommand::Targets { db, format }) => {
             cli::analyze::run_export_targets(&db, format == TargetFormat::Spec)
         }

@@ -130,6 +130,15 @@ fn report_counts_sites_call_graph_and_specification_points() {
          call graph: 3 classes, 10 methods\n\
          specification points: 2\n"
     );
+    // The sites with more targets than asked for, most first.
+    let report = refract(&["report", &db.display().to_string(), "--imprecise", "1"]);
+    assert_eq!(
+        report.split_once("specification points: 2\n").unwrap().1,
+        "\n\
+         imprecise sites (targets > 1): 2\n       \
+         2 Class.forName            Casts.main([Ljava/lang/String;)V @ 7 (line 7)\n       \
+         2 Class.newInstance        Casts.main([Ljava/lang/String;)V @ 12 (line 8)\n"
+    );
     let m = "<Casts: void main(java.lang.String[])>";
     assert_eq!(
         refract(&["export", "specpoints", &db.display().to_string()]),

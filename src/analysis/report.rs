@@ -2,6 +2,8 @@
 //! sites) and Fig. 9 (call graph size) for one run.
 
 use super::results::{Resolution, Results};
+use crate::classfile::descriptor::parse_method_signature;
+use crate::database::Database;
 use std::fmt::Write;
 
 /// The rows of the resolution table, in order: a label and the APIs it
@@ -51,5 +53,37 @@ pub fn render(r: &Results) -> String {
     );
     let points: std::collections::BTreeSet<u64> = r.spec_points.iter().map(|p| p.0).collect();
     let _ = writeln!(out, "specification points: {}", points.len());
+    out
+}
+
+/// The imprecisely resolved sites, as SOLAR reports them: every site with
+/// more than `limit` targets, most targets first, as `targets api
+/// caller_class.method(desc) @ bci (line)`. A site whose metaobjects come
+/// from a pool (a `Method` taken from `getMethods()` of the class of any
+/// object, say) resolves to every member its lookup allows; these are the
+/// sites where a specification, or a change to the program, pays most.
+pub fn render_imprecise(db: &Database, r: &Results, limit: usize) -> String {
+    // By number of targets (most first), then caller and bytecode index.
+    let mut sites: Vec<(std::cmp::Reverse<usize>, String, u64, String)> = r
+        .sites
+        .iter()
+        .filter(|s| s.targets.len() > limit)
+        .map(|s| {
+            let caller = db.name("M", s.caller);
+            let at = match parse_method_signature(&caller) {
+                Some(sig) => format!("{}.{}{}", sig.class, sig.name, sig.descriptor()),
+                None => caller,
+            };
+            let line = format!("{:<24} {at} @ {} (line {})", s.api, s.bci, s.line);
+            (std::cmp::Reverse(s.targets.len()), at, s.bci, line)
+        })
+        .collect();
+    sites.sort();
+    let mut out = String::new();
+    let _ = writeln!(out);
+    let _ = writeln!(out, "imprecise sites (targets > {limit}): {}", sites.len());
+    for (std::cmp::Reverse(n), _, _, line) in sites {
+        let _ = writeln!(out, "{n:>8} {line}");
+    }
     out
 }

@@ -93,13 +93,16 @@ fn open(db: &Path) -> Result<Database> {
     Ok(Database::open(db)?)
 }
 
-/// `refract report DB`.
-pub fn run_report(db: &Path) -> Result<()> {
+/// `refract report DB [--imprecise N]`.
+pub fn run_report(db: &Path, imprecise: Option<usize>) -> Result<()> {
     let mut db = open(db)?;
     let r = results::read(&mut db)?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     write!(out, "{}", report::render(&r))?;
+    if let Some(limit) = imprecise {
+        write!(out, "{}", report::render_imprecise(&db, &r, limit))?;
+    }
     out.flush()?;
     Ok(())
 }
