@@ -1,8 +1,7 @@
 //! `refract report`: the paper's Fig. 6 (resolution of reflective call
 //! sites) and Fig. 9 (call graph size) for one run.
 
-use super::results::{Resolution, Results};
-use crate::classfile::descriptor::parse_method_signature;
+use super::results::{method_text, Resolution, Results};
 use crate::database::Database;
 use std::fmt::Write;
 
@@ -69,11 +68,7 @@ pub fn render_imprecise(db: &Database, r: &Results, limit: usize) -> String {
         .iter()
         .filter(|s| s.targets.len() > limit)
         .map(|s| {
-            let caller = db.name("M", s.caller);
-            let at = match parse_method_signature(&caller) {
-                Some(sig) => format!("{}.{}{}", sig.class, sig.name, sig.descriptor()),
-                None => caller,
-            };
+            let at = method_text(db.name("M", s.caller));
             let line = format!("{:<24} {at} @ {} (line {})", s.api, s.bci, s.line);
             (std::cmp::Reverse(s.targets.len()), at, s.bci, line)
         })

@@ -182,16 +182,22 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
     })
 }
 
+/// A method as the export and the report print it, `Decl.name(desc)ret`
+/// (a name that is not a Soot signature as it is).
+pub fn method_text(signature: String) -> String {
+    match parse_method_signature(&signature) {
+        Some(s) => format!("{}.{}{}", s.class, s.name, s.descriptor()),
+        None => signature,
+    }
+}
+
 /// A target as the export prints it: a binary class name, a method as
 /// `Decl.name(desc)ret`, or a field as `Decl.field`.
 pub fn target_text(db: &Database, api: &str, target: u64) -> String {
     let domain = APIS.iter().find(|a| a.0 == api).map_or("T", |a| a.2);
     let name = db.name(domain, target);
     match domain {
-        "M" => match parse_method_signature(&name) {
-            Some(s) => format!("{}.{}{}", s.class, s.name, s.descriptor()),
-            None => name,
-        },
+        "M" => method_text(name),
         "F" => match parse_field_signature(&name) {
             Some((class, _, field)) => format!("{class}.{field}"),
             None => name,
