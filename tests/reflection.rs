@@ -41,6 +41,7 @@ const IDIOMS: &[&str] = &[
     "Arity",
     "ParameterTypes",
     "Properties",
+    "Holders",
 ];
 
 /// The output of `refract run` on a script of `queries` against `db`.

@@ -10,7 +10,7 @@ use crate::classfile::descriptor::{
 use crate::classfile::model::{access, ClassInfo, Code, MemberRef};
 use crate::ir::parameter_types::{parameter_list, parameter_lists, MAX_PARAMETERS};
 use crate::ir::{ConcatPart, Invoke, InvokeKind, MethodIr, Stmt, Var};
-use fxhash::FxHashMap;
+use fxhash::{FxHashMap, FxHashSet};
 
 /// The relations, in the order of [`super::schema::RELATIONS`].
 #[allow(missing_docs)]
@@ -33,6 +33,10 @@ pub enum R {
     ModelledResult,
     Mret,
     ReturnsParam,
+    ParamStore,
+    ParamLoad,
+    ReflFormal,
+    ActualParam,
     Ithr,
     Mthr,
     IE0,
@@ -520,6 +524,22 @@ impl FactsBuilder {
         for &k in &ir.returned_params {
             self.add(R::ReturnsParam, &[m, k]);
         }
+        for st in &ir.param_stores {
+            let f = st.field.as_ref().map_or(ARRAY_FIELD, |f| self.field_ref(f));
+            self.add(R::ParamStore, &[m, st.base, f, st.value]);
+        }
+        for ld in &ir.param_loads {
+            let f = ld.field.as_ref().map_or(ARRAY_FIELD, |f| self.field_ref(f));
+            self.add(R::ParamLoad, &[m, ld.base, f]);
+        }
+        // The parameters by variable, for the statically bound calls that
+        // pass them on (actualParam).
+        let param_of: FxHashMap<u32, u32> = ir
+            .params
+            .iter()
+            .enumerate()
+            .filter_map(|(k, p)| p.map(|p| (p, k as u32)))
+            .collect();
         self.add(R::Mthr, &[m, g(ir.thrown)]);
         let lengths = ir.array_lengths();
         let arrays = ConstantArrays {
@@ -597,7 +617,21 @@ impl FactsBuilder {
                         synthetic_sites - 1
                     };
                     let line = line_of(inv.bci);
-                    self.emit_invoke(m, inv, bci, line, base, g(ir.thrown), &arrays);
+                    let direct = self.emit_invoke(m, inv, bci, line, base, g(ir.thrown), &arrays);
+                    if let Some(i) = direct {
+                        let shift = u32::from(inv.kind != InvokeKind::Static);
+                        let passed = inv.receiver.iter().map(|&r| (0, r)).chain(
+                            inv.args
+                                .iter()
+                                .enumerate()
+                                .filter_map(|(k, a)| a.map(|a| (k as u32 + shift, a))),
+                        );
+                        for (z, a) in passed {
+                            if let Some(&p) = param_of.get(&a) {
+                                self.add(R::ActualParam, &[i, z, p]);
+                            }
+                        }
+                    }
                 }
                 Stmt::Concat { bci, dst, parts } => {
                     self.stats.concats += 1;
@@ -656,6 +690,8 @@ impl FactsBuilder {
         }
     }
 
+    /// Emits the facts of one call; returns the site when the call is
+    /// statically bound.
     #[allow(clippy::too_many_arguments)]
     fn emit_invoke(
         &mut self,
@@ -666,11 +702,9 @@ impl FactsBuilder {
         base: u32,
         thrown: u32,
         arrays: &ConstantArrays,
-    ) {
+    ) -> Option<u32> {
         let g = |v: u32| base + v;
-        let Some((target, desc, resolved)) = self.method_ref(&inv.target) else {
-            return;
-        };
+        let (target, desc, resolved) = self.method_ref(&inv.target)?;
         let i = self.sites.len() as u32;
         // Calls to private methods through invokevirtual/invokeinterface
         // (nestmates, Java 11+) are bound statically too.
@@ -753,6 +787,7 @@ impl FactsBuilder {
         self.max_bci = self.max_bci.max(bci);
         self.max_line = self.max_line.max(line);
         self.add(R::Iloc, &[i, m, bci, line]);
+        direct.then_some(i)
     }
 
     /// A lambda or method reference: a synthetic class implementing the
@@ -918,10 +953,107 @@ impl FactsBuilder {
         self.emit_method(&lname, lm, &ir, None);
     }
 
+    /// Completes `paramStore` with the stores a method makes through the
+    /// statically bound calls that pass its own parameters on
+    /// (`super(source)`, `this(a, b)`, a static helper): the callee's store
+    /// of its parameter `zv` into its parameter `zb` becomes the caller's
+    /// store of the parameters it passed there (see `actualParam`), so a
+    /// chain of constructors stores at the `new`. The analysis then makes
+    /// no such store at the passing call (`liftedAt` in `pointsto.dl`).
+    fn lift_parameter_stores(&mut self) {
+        type Entry = (u32, u32, u32);
+        let mut summary: FxHashMap<u32, Vec<Entry>> = FxHashMap::default();
+        let mut todo: Vec<(u32, Entry)> = Vec::new();
+        for t in self.rels[R::ParamStore as usize].chunks_exact(4) {
+            let e = (t[1], t[2], t[3]);
+            summary.entry(t[0]).or_default().push(e);
+            todo.push((t[0], e));
+        }
+        if todo.is_empty() {
+            return;
+        }
+        let mut passed: FxHashMap<u32, Vec<(u32, u32)>> = FxHashMap::default();
+        for t in self.rels[R::ActualParam as usize].chunks_exact(3) {
+            passed.entry(t[0]).or_default().push((t[1], t[2]));
+        }
+        // The passing sites of each statically bound callee.
+        let mut passing: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
+        for t in self.rels[R::IE0 as usize].chunks_exact(2) {
+            if passed.contains_key(&t[0]) {
+                passing.entry(t[1]).or_default().push(t[0]);
+            }
+        }
+        while let Some((callee, (zb, f, zv))) = todo.pop() {
+            for &i in passing.get(&callee).into_iter().flatten() {
+                let args = &passed[&i];
+                let param = |z: u32| args.iter().find(|(a, _)| *a == z).map(|(_, p)| *p);
+                let (Some(pb), Some(pv)) = (param(zb), param(zv)) else {
+                    continue;
+                };
+                let caller = self.sites[i as usize].method;
+                let e = (pb, f, pv);
+                let entries = summary.entry(caller).or_default();
+                if !entries.contains(&e) {
+                    entries.push(e);
+                    todo.push((caller, e));
+                }
+            }
+        }
+        let mut all: Vec<(u32, Entry)> = summary
+            .into_iter()
+            .flat_map(|(m, es)| es.into_iter().map(move |e| (m, e)))
+            .collect();
+        all.sort_unstable();
+        let mut positions: Vec<(u32, u32)> = Vec::new();
+        let rel = &mut self.rels[R::ParamStore as usize];
+        rel.clear();
+        for (m, (zb, f, zv)) in all {
+            rel.extend_from_slice(&[m, zb, f, zv]);
+            positions.extend([(m, zb), (m, zv)]);
+        }
+        positions.sort_unstable();
+        positions.dedup();
+        self.add_reflective_formals(&positions);
+    }
+
+    /// Gives each of the `(method, position)` parameters a copy that only
+    /// reflective calls pass to (`reflFormal`), of the parameter's type: a
+    /// method entered by reflection makes its parameter stores on these,
+    /// not on the parameters every ordinary call passes to.
+    fn add_reflective_formals(&mut self, positions: &[(u32, u32)]) {
+        let wanted: FxHashSet<(u32, u32)> = positions.iter().copied().collect();
+        let mut formals: FxHashMap<(u32, u32), u32> = FxHashMap::default();
+        for t in self.rels[R::Formal as usize].chunks_exact(3) {
+            if wanted.contains(&(t[0], t[1])) {
+                formals.insert((t[0], t[1]), t[2]);
+            }
+        }
+        let vars: FxHashSet<u32> = formals.values().copied().collect();
+        let mut types: FxHashMap<u32, u32> = FxHashMap::default();
+        for t in self.rels[R::VT as usize].chunks_exact(2) {
+            if vars.contains(&t[0]) {
+                types.insert(t[0], t[1]);
+            }
+        }
+        for &(m, z) in positions {
+            let Some(&v) = formals.get(&(m, z)) else {
+                continue;
+            };
+            let local = format!("{}@reflection", self.vars[v as usize].1);
+            let ty = types
+                .get(&v)
+                .map_or("java.lang.Object", |&t| self.types.name(t))
+                .to_string();
+            let copy = self.new_var(m, &local, &ty);
+            self.add(R::ReflFormal, &[m, z, copy]);
+        }
+    }
+
     /// Adds the global relations once every class is declared: subtyping
     /// (`aT`), dispatch (`cha`), class objects, the strings that name
     /// types, methods and fields, and the JDK's entry points.
     pub fn finish(&mut self) {
+        self.lift_parameter_stores();
         // Dispatch for every concrete class (and arrays, which dispatch as
         // Object).
         let n_types = self.types.len();

@@ -23,6 +23,7 @@ use crate::classpath::{ClassPath, LoadProblem};
 use crate::ir::call_site_models::answer_at_call_sites;
 use crate::ir::containers;
 use crate::ir::lower::lower_method;
+use crate::ir::parameter_fields::split_parameter_fields;
 use crate::ir::returned_parameters::split_returned_parameters;
 use crate::ir::{natives, MethodIr};
 use extract::FactsBuilder;
@@ -134,9 +135,10 @@ pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> Program
 /// Lowers every method of a class that has a body or a native model, with
 /// the calls answered at the call site added (collections, see
 /// [`containers`]; [`answer_at_call_sites`]) and returned parameters taken
-/// out of the bodies (see [`split_returned_parameters`]). The instance
-/// methods of the modelled collections are summaries
-/// ([`containers::summary_body`]).
+/// out of the bodies (see [`split_returned_parameters`]), as are the
+/// stores of parameters into parameters' fields
+/// ([`split_parameter_fields`]). The instance methods of the modelled
+/// collections are summaries ([`containers::summary_body`]).
 fn lower_class(c: &ClassInfo) -> Vec<(usize, Result<MethodIr, String>)> {
     let mut out = Vec::new();
     let summarised = containers::is_modelled(&c.name);
@@ -175,6 +177,7 @@ fn lower_class(c: &ClassInfo) -> Vec<(usize, Result<MethodIr, String>)> {
         }
         answer_at_call_sites(ir);
         split_returned_parameters(ir);
+        split_parameter_fields(ir);
     }
     out
 }

@@ -138,6 +138,26 @@ pub const RELATIONS: &[RelationSchema] = &[
         "a method that returns its parameter num (0 is this for instance methods): each call's result receives the call's own argument, and the copies of the parameter into the return value are not in A"
     ),
     rel!(
+        "paramStore",
+        [("method", "M"), ("base", "Z"), ("field", "F"), ("value", "Z")],
+        "the method stores its parameter value into field of its parameter base (F 0: the elements of an array), itself or through a statically bound call it passes both parameters to; the store is not in S but made at each call"
+    ),
+    rel!(
+        "paramLoad",
+        [("method", "M"), ("base", "Z"), ("field", "F")],
+        "the method returns only what it loads from field of its parameter base: each call loads from its own argument instead of receiving the return value"
+    ),
+    rel!(
+        "reflFormal",
+        [("method", "M"), ("num", "Z"), ("variable", "V")],
+        "a copy of formal parameter num of a method with parameter stores (paramStore) that receives only what reflective calls pass: the stores of a method entered by reflection are made on these"
+    ),
+    rel!(
+        "actualParam",
+        [("invoke", "I"), ("num", "Z"), ("param", "Z")],
+        "argument num of a statically bound call is parameter param of the calling method"
+    ),
+    rel!(
         "Ithr",
         [("invoke", "I"), ("variable", "V")],
         "variable receiving exceptions from a call"

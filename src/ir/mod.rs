@@ -17,6 +17,8 @@
 //!   elements, answered at each call site;
 //! - [`copies`]: removing the variables that only copy another;
 //! - [`returned_parameters`]: methods that return a parameter, answered per call site;
+//! - [`parameter_fields`]: stores into and returns of parameters' fields,
+//!   answered per call site;
 //! - [`parameter_types`]: the `Class[]` arrays that spell a parameter list.
 
 pub mod call_site_models;
@@ -25,6 +27,7 @@ pub mod copies;
 pub mod invokedynamic;
 pub mod lower;
 pub mod natives;
+pub mod parameter_fields;
 pub mod parameter_types;
 pub mod returned_parameters;
 
@@ -356,6 +359,12 @@ pub struct MethodIr {
     /// their copies into the return value taken out (see
     /// [`returned_parameters`]).
     pub returned_params: Vec<u32>,
+    /// The stores of a parameter into a parameter's field, taken out of
+    /// the body (see [`parameter_fields`]).
+    pub param_stores: Vec<parameter_fields::ParamStore>,
+    /// The loads from parameters' fields that are all the method returns
+    /// (see [`parameter_fields`]); the body keeps them.
+    pub param_loads: Vec<parameter_fields::ParamLoad>,
 }
 
 impl MethodIr {

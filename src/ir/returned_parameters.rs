@@ -128,7 +128,7 @@ mod tests {
             ret: Some(1),
             thrown: 2,
             stmts,
-            returned_params: Vec::new(),
+            ..MethodIr::default()
         }
     }
 
