@@ -1004,23 +1004,26 @@ impl FactsBuilder {
             .flat_map(|(m, es)| es.into_iter().map(move |e| (m, e)))
             .collect();
         all.sort_unstable();
-        let mut positions: Vec<(u32, u32)> = Vec::new();
         let rel = &mut self.rels[R::ParamStore as usize];
         rel.clear();
-        for (m, (zb, f, zv)) in all {
+        for &(m, (zb, f, zv)) in &all {
             rel.extend_from_slice(&[m, zb, f, zv]);
-            positions.extend([(m, zb), (m, zv)]);
         }
-        positions.sort_unstable();
-        positions.dedup();
-        self.add_reflective_formals(&positions);
+        self.add_reflective_formals(&all);
     }
 
-    /// Gives each of the `(method, position)` parameters a copy that only
-    /// reflective calls pass to (`reflFormal`), of the parameter's type: a
-    /// method entered by reflection makes its parameter stores on these,
-    /// not on the parameters every ordinary call passes to.
-    fn add_reflective_formals(&mut self, positions: &[(u32, u32)]) {
+    /// Gives each parameter that a method's parameter stores name a copy
+    /// that only reflective calls pass to (`reflFormal`), of the
+    /// parameter's type, and makes the stores on these copies (in `S`): a
+    /// method entered by reflection stores what the reflective calls
+    /// passed, not what every ordinary call passes to its parameters.
+    fn add_reflective_formals(&mut self, stores: &[(u32, (u32, u32, u32))]) {
+        let mut positions: Vec<(u32, u32)> = stores
+            .iter()
+            .flat_map(|&(m, (zb, _, zv))| [(m, zb), (m, zv)])
+            .collect();
+        positions.sort_unstable();
+        positions.dedup();
         let wanted: FxHashSet<(u32, u32)> = positions.iter().copied().collect();
         let mut formals: FxHashMap<(u32, u32), u32> = FxHashMap::default();
         for t in self.rels[R::Formal as usize].chunks_exact(3) {
@@ -1035,7 +1038,8 @@ impl FactsBuilder {
                 types.insert(t[0], t[1]);
             }
         }
-        for &(m, z) in positions {
+        let mut copies: FxHashMap<(u32, u32), u32> = FxHashMap::default();
+        for &(m, z) in &positions {
             let Some(&v) = formals.get(&(m, z)) else {
                 continue;
             };
@@ -1046,6 +1050,12 @@ impl FactsBuilder {
                 .to_string();
             let copy = self.new_var(m, &local, &ty);
             self.add(R::ReflFormal, &[m, z, copy]);
+            copies.insert((m, z), copy);
+        }
+        for &(m, (zb, f, zv)) in stores {
+            if let (Some(&b), Some(&v)) = (copies.get(&(m, zb)), copies.get(&(m, zv))) {
+                self.add(R::S, &[b, f, v]);
+            }
         }
     }
 

@@ -150,7 +150,7 @@ pub const RELATIONS: &[RelationSchema] = &[
     rel!(
         "reflFormal",
         [("method", "M"), ("num", "Z"), ("variable", "V")],
-        "a copy of formal parameter num of a method with parameter stores (paramStore) that receives only what reflective calls pass: the stores of a method entered by reflection are made on these"
+        "a copy of formal parameter num of a method with parameter stores (paramStore) that receives only what reflective calls pass: the method's parameter stores are made on these (in S)"
     ),
     rel!(
         "actualParam",
