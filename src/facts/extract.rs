@@ -534,12 +534,7 @@ impl FactsBuilder {
         }
         // The parameters by variable, for the statically bound calls that
         // pass them on (actualParam).
-        let param_of: FxHashMap<u32, u32> = ir
-            .params
-            .iter()
-            .enumerate()
-            .filter_map(|(k, p)| p.map(|p| (p, k as u32)))
-            .collect();
+        let param_of = ir.param_positions();
         self.add(R::Mthr, &[m, g(ir.thrown)]);
         let lengths = ir.array_lengths();
         let arrays = ConstantArrays {

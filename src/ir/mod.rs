@@ -377,6 +377,16 @@ impl MethodIr {
         (self.vars.len() - 1) as Var
     }
 
+    /// The reference parameters by variable, with their positions (`this`
+    /// is 0 for instance methods).
+    pub fn param_positions(&self) -> FxHashMap<Var, u32> {
+        self.params
+            .iter()
+            .enumerate()
+            .filter_map(|(k, p)| p.map(|p| (p, k as u32)))
+            .collect()
+    }
+
     /// The variables that only ever hold one array of a known constant
     /// length: defined by a single allocation with a `length` and by
     /// nothing else (not a parameter, no copy into them).

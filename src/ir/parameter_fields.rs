@@ -89,12 +89,7 @@ pub fn split_parameter_fields(ir: &mut MethodIr) {
 /// again (the lowering gives each definition its own variable, so none
 /// should).
 fn parameter_positions(ir: &MethodIr) -> FxHashMap<Var, u32> {
-    let mut params: FxHashMap<Var, u32> = ir
-        .params
-        .iter()
-        .enumerate()
-        .filter_map(|(k, p)| p.map(|p| (p, k as u32)))
-        .collect();
+    let mut params = ir.param_positions();
     for s in &ir.stmts {
         s.for_each_def(|v| {
             params.remove(&v);

@@ -31,12 +31,7 @@ pub fn split_returned_parameters(ir: &mut MethodIr) {
     let Some(ret) = ir.ret else {
         return;
     };
-    let params: FxHashMap<Var, u32> = ir
-        .params
-        .iter()
-        .enumerate()
-        .filter_map(|(k, p)| p.map(|p| (p, k as u32)))
-        .collect();
+    let params = ir.param_positions();
     // The variables whose objects are copied into the return value, found
     // backwards from it along copies (not through parameters, which have
     // no definitions).
