@@ -42,6 +42,7 @@ const IDIOMS: &[&str] = &[
     "ParameterTypes",
     "Properties",
     "Holders",
+    "ArrayElements",
 ];
 
 /// The output of `refract run` on a script of `queries` against `db`.
@@ -183,6 +184,36 @@ fn a_returned_parameter_reaches_the_call_not_the_return_variable() {
             "-------------------",
             " <string constant>",
             "1 tuple",
+        ]
+    );
+}
+
+/// An array holds only objects of its element type: the fixture stores a
+/// class name through an `Object[]` that may be a `String[]` or a
+/// `StringBuilder[]`, and only the `String[]` keeps it (the JVM throws
+/// `ArrayStoreException` for the other). The name then resolves the
+/// `forName` reading the `String[]`, not the one reading the builders.
+#[test]
+fn an_array_holds_only_objects_of_its_element_type() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("arrays.db");
+    let spec = empty_spec(dir.path());
+    analyze("ArrayElements", "points-to", &spec, &db);
+    let out = query(
+        dir.path(),
+        &db,
+        "elements(a, h) :- hP(a, \"[]\", h).\nelements(a, h)?\n",
+    );
+    let lines: Vec<&str> = out.lines().map(str::trim_end).collect();
+    assert_eq!(
+        lines,
+        [
+            " a                                                                                   | h",
+            "-------------------------------------------------------------------------------------+-----------------------------------------------------------------------------------",
+            " <ArrayElements: java.lang.Object[] builders()>[1@L14] new java.lang.StringBuilder[] | <ArrayElements: java.lang.Object[] builders()>[6@L14] new java.lang.StringBuilder",
+            " <ArrayElements: void main(java.lang.String[])>[1@L18] new java.lang.String[]        | \"r.Upper\"",
+            " <ArrayElements: void main(java.lang.String[])>[1@L18] new java.lang.String[]        | \"r.Shape\"",
+            "3 tuples",
         ]
     );
 }

@@ -4,8 +4,8 @@ use super::hierarchy::{ClassNode, FieldEntry, Hierarchy, MethodEntry};
 use super::intern::Interner;
 use super::schema::MODIFIERS;
 use crate::classfile::descriptor::{
-    escape_string, field_signature, field_type, is_reference, method_desc, method_signature,
-    subsignature, MethodDesc,
+    element_type, escape_string, field_signature, field_type, is_reference, method_desc,
+    method_signature, subsignature, MethodDesc,
 };
 use crate::classfile::model::{access, ClassInfo, Code, MemberRef};
 use crate::ir::parameter_types::{parameter_list, parameter_lists, MAX_PARAMETERS};
@@ -24,6 +24,7 @@ pub enum R {
     HT,
     AT,
     Subtype,
+    ComponentType,
     Cha,
     Actual,
     ActualArrayLength,
@@ -948,6 +949,25 @@ impl FactsBuilder {
         self.emit_method(&lname, lm, &ir, None);
     }
 
+    /// Records the element type of every array type (`componentType`),
+    /// interning the element types it names. The analysis admits into an
+    /// array only objects of its element type, as the JVM does
+    /// (`ArrayStoreException`): a `double[]` never holds an object, a
+    /// `String[]` only strings.
+    fn add_component_types(&mut self) {
+        let mut t = 0;
+        // Interning a component (`a.B[]` of `a.B[][]`) appends it, so the
+        // loop also visits the types it adds.
+        while t < self.types.len() as u32 {
+            let name = self.types.name(t).to_string();
+            if let Some(e) = element_type(&name) {
+                let c = self.types.intern(e);
+                self.add(R::ComponentType, &[t, c]);
+            }
+            t += 1;
+        }
+    }
+
     /// Completes `paramStore` with the stores a method makes through the
     /// statically bound calls that pass its own parameters on
     /// (`super(source)`, `this(a, b)`, a static helper): the callee's store
@@ -1059,6 +1079,7 @@ impl FactsBuilder {
     /// types, methods and fields, and the JDK's entry points.
     pub fn finish(&mut self) {
         self.lift_parameter_stores();
+        self.add_component_types();
         // Dispatch for every concrete class (and arrays, which dispatch as
         // Object).
         let n_types = self.types.len();

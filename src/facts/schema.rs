@@ -93,6 +93,11 @@ pub const RELATIONS: &[RelationSchema] = &[
         "direct supertypes (extends, implements)"
     ),
     rel!(
+        "componentType",
+        [("array", "T"), ("component", "T")],
+        "the element type of an array type"
+    ),
+    rel!(
         "cha",
         [("type", "T"), ("name", "N"), ("target", "M")],
         "dispatching name on an object of type runs target"

@@ -232,6 +232,7 @@ pub fn schema_matches_enum() -> bool {
         HT,
         AT,
         Subtype,
+        ComponentType,
         Cha,
         Actual,
         ActualArrayLength,
