@@ -16,10 +16,13 @@
 #   scripts/bench-reflection.sh [TIMEOUT_SECONDS] [PROGRAM...]
 #   scripts/bench-reflection.sh 300 freetts
 #   REFRACT_BENCH_JDK=none scripts/bench-reflection.sh   # without the JDK
+#   REFRACT_BENCH_OPTIONS=--member-arrays scripts/bench-reflection.sh
+#       # more `refract analyze` options for every run
 set -euo pipefail
 cd "$(dirname "$0")/.."
 limit=${1:-300}
 jdk=${REFRACT_BENCH_JDK:-auto}
+read -r -a extra <<< "${REFRACT_BENCH_OPTIONS:-}"
 shift || true
 programs=("$@")
 [ ${#programs[@]} -gt 0 ] || programs=(jfreechart jedit freetts)
@@ -94,7 +97,7 @@ for p in "${programs[@]}"; do
         fi
         set +e
         /usr/bin/time -f "%e %M" -o "$out/time" timeout "$limit" \
-            "$bin" analyze "${a[@]}" --jdk "$jdk" --reflection "$v" "${spec[@]}" -q -o "$db" 2> "$out/$p-$v.err"
+            "$bin" analyze "${a[@]}" --jdk "$jdk" --reflection "$v" "${spec[@]}" "${extra[@]}" -q -o "$db" 2> "$out/$p-$v.err"
         rc=$?
         set -e
         read -r t m < <(tail -1 "$out/time")

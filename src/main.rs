@@ -97,10 +97,14 @@ enum Command {
     ///   casts      points-to, plus casts of newInstance results
     ///   sound      points-to, plus a specification file (--spec)
     ///
+    /// --member-arrays adds SOLAR's model of getMethods() and the like to any
+    /// variant but none.
+    ///
     /// Examples:
     ///   refract analyze fixtures/classes/reflection --main Demo -o demo.db
     ///   refract analyze app.jar --roots library --reflection casts -o app.db
     ///   refract analyze app.jar --main app.Main --reflection sound --spec app.spec -o app.db
+    ///   refract analyze app.jar --main app.Main --member-arrays -o app.db
     #[command(verbatim_doc_comment)]
     Analyze {
         /// Jars, jmods, class directories or class files.
@@ -122,6 +126,12 @@ enum Command {
         /// or the TSV of `refract export targets`.
         #[arg(long)]
         spec: Option<PathBuf>,
+        /// Fill the arrays of getMethods(), getFields(), getConstructors() and
+        /// their Declared forms with the receiver classes' members (SOLAR's
+        /// model). Without it they stay empty, as in the paper's bddbddb
+        /// implementation, and calls on their elements are reported unresolved.
+        #[arg(long)]
+        member_arrays: bool,
         /// The database directory to write.
         #[arg(short = 'o', long = "output")]
         output: PathBuf,
@@ -285,6 +295,7 @@ fn run(cli: Cli) -> Result<()> {
             jdk,
             reflection,
             spec,
+            member_arrays,
             output,
             quiet,
         } => cli::analyze::run_analyze(cli::analyze::AnalyzeArgs {
@@ -295,6 +306,7 @@ fn run(cli: Cli) -> Result<()> {
                 mains,
                 library_roots: roots.is_some(),
                 spec,
+                member_arrays,
             },
             output,
             quiet,

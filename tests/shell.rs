@@ -551,6 +551,7 @@ fn a_database_reads_back_exactly_what_the_analysis_computed() {
         mains: vec!["Fields".into()],
         library_roots: false,
         spec: None,
+        member_arrays: false,
     };
     let (solver, _, _) = analyze(facts, &opts, &path, ManifestBuilder::new("analyze")).unwrap();
     let mut db = Database::open(&path).unwrap();

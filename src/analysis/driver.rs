@@ -32,6 +32,11 @@ pub struct AnalysisOptions {
     pub library_roots: bool,
     /// A specification file (variant `sound`).
     pub spec: Option<PathBuf>,
+    /// Fill the arrays of `getMethods()`, `getFields()`, `getConstructors()`
+    /// and their `Declared` forms with the receiver classes' members (see
+    /// `queries/reflection-member-arrays.dl`); off, they stay empty, as in
+    /// the paper's implementation.
+    pub member_arrays: bool,
 }
 
 /// Why an analysis could not run.
@@ -124,7 +129,7 @@ pub fn analyze(
     let domains = write_maps_and_schema(b, &dir)?;
     trace_time("maps written", t);
     let mut text = std::fs::read_to_string(dir.join("schema.dl"))?;
-    for (name, rules) in opts.variant.rule_files() {
+    for (name, rules) in opts.variant.rule_files(opts.member_arrays) {
         let _ = write!(text, "\n# ---- {name} ----\n{rules}");
     }
     // For experiments with variable orders: REFRACT_VARORDER="V0xV1_H0_..."
@@ -252,6 +257,9 @@ pub fn analyze(
     trace_time("results written", t);
     std::fs::write(dir.join("database.dl"), database_schema(&solver, &text))?;
     manifest.option("variant", &opts.variant.to_string());
+    if opts.member_arrays {
+        manifest.option("member-arrays", "on");
+    }
     for c in &opts.mains {
         manifest.option("main", c);
     }

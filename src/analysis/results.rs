@@ -73,7 +73,8 @@ pub struct Results {
     pub classes: usize,
     /// Specification points: (source site, forName site).
     pub spec_points: Vec<(u64, u64)>,
-    /// The variant that ran.
+    /// The variant that ran (`points-to, member arrays` with
+    /// `--member-arrays`).
     pub variant: String,
 }
 
@@ -172,7 +173,10 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
             resolution,
         });
     }
-    let variant = db.option("variant").unwrap_or("?").to_string();
+    let mut variant = db.option("variant").unwrap_or("?").to_string();
+    if db.option("member-arrays") == Some("on") {
+        variant.push_str(", member arrays");
+    }
     Ok(Results {
         sites,
         methods: reach.len(),

@@ -41,8 +41,9 @@ impl Variant {
         }
     }
 
-    /// The rule files, in order.
-    pub fn rule_files(self) -> Vec<(&'static str, &'static str)> {
+    /// The rule files, in order; `member_arrays` adds the rules that fill
+    /// the arrays of `getMethods()` and the like (reflective variants only).
+    pub fn rule_files(self, member_arrays: bool) -> Vec<(&'static str, &'static str)> {
         let mut files = vec![("pointsto.dl", POINTSTO)];
         match self {
             Variant::None => {}
@@ -65,6 +66,9 @@ impl Variant {
                 ("reflection-spec.dl", SPEC),
             ]),
         }
+        if member_arrays && self != Variant::None {
+            files.push(("reflection-member-arrays.dl", MEMBER_ARRAYS));
+        }
         files
     }
 }
@@ -75,6 +79,7 @@ const LOCAL: &str = include_str!("../../queries/reflection-local.dl");
 const STRINGS: &str = include_str!("../../queries/reflection-strings.dl");
 const CASTS: &str = include_str!("../../queries/reflection-casts.dl");
 const SPEC: &str = include_str!("../../queries/reflection-spec.dl");
+const MEMBER_ARRAYS: &str = include_str!("../../queries/reflection-member-arrays.dl");
 
 impl fmt::Display for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
