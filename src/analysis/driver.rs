@@ -177,10 +177,11 @@ pub fn analyze(
             fact_rels
                 .par_iter()
                 .map(|&(rid, r)| {
-                    (
-                        rid,
-                        relation_from_tuples(nv, &solver.blocks(rid), &tuples(b, r)),
-                    )
+                    let t = Instant::now();
+                    let rows = tuples(b, r);
+                    let bdd = relation_from_tuples(nv, &solver.blocks(rid), &rows);
+                    trace_slow_load(RELATIONS[r].name, rows.len(), &bdd, t);
+                    (rid, bdd)
                 })
                 .collect()
         },
@@ -195,10 +196,10 @@ pub fn analyze(
         let arity = RELATIONS[c.fact].attrs.len();
         let rows = c.rows(&b.rels[c.fact], arity);
         let rows: Vec<&[u32]> = rows.chunks_exact(c.columns.len()).collect();
-        (
-            c.head,
-            relation_from_tuples(nv, &solver.blocks(c.head), &rows),
-        )
+        let t = Instant::now();
+        let bdd = relation_from_tuples(nv, &solver.blocks(c.head), &rows);
+        trace_slow_load(&solver.prog.relations[c.head].name, rows.len(), &bdd, t);
+        (c.head, bdd)
     }));
     let mut inputs: Vec<(usize, Vec<Vec<u64>>)> = Vec::new();
     if let Some(rid) = solver.prog.relation_id("root") {
@@ -332,5 +333,17 @@ pub fn relations_read(prog: &crate::datalog::program::Program) -> HashSet<usize>
 fn trace_time(what: &str, start: Instant) {
     if std::env::var_os("REFRACT_TRACE").is_some() {
         eprintln!("[trace] {what} in {:.3}s", start.elapsed().as_secs_f64());
+    }
+}
+
+/// Traces the encoding of a fact relation that took a second or more.
+fn trace_slow_load(name: &str, rows: usize, bdd: &biodivine_lib_bdd::Bdd, start: Instant) {
+    let dt = start.elapsed();
+    if dt.as_secs_f64() >= 1.0 && std::env::var_os("REFRACT_TRACE").is_some() {
+        eprintln!(
+            "[trace]   {name}: {rows} tuples, {} nodes, encoded in {:.3}s",
+            bdd.size(),
+            dt.as_secs_f64()
+        );
     }
 }

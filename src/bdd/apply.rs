@@ -14,7 +14,7 @@
 //! apply does not: once the low half of a quantified variable is `true`,
 //! the high half is not visited.
 
-use super::node_builder::{mk_false, mk_true};
+use super::node_builder::{export_post_order, mk_false, mk_true};
 use super::relprod::VarSet;
 use super::tables::{Memo, UniqueTable};
 use biodivine_lib_bdd::{Bdd, BddNode, BddPointer, BddVariable};
@@ -204,48 +204,11 @@ impl Output {
 
     /// The BDD rooted at `root`, without the nodes it does not reach.
     fn finish(self, root: BddPointer) -> Bdd {
-        let num_vars = self.nodes[0].var.to_index() as u16;
-        if root.is_zero() {
-            return mk_false(num_vars);
-        }
-        if root.is_one() {
-            return mk_true(num_vars);
-        }
-        let mut nodes = self.nodes;
-        if self.garbage || root.to_index() + 1 != nodes.len() {
-            nodes = compact(&nodes, root);
-        }
-        Bdd::from_nodes(&nodes).expect("apply builds ordered nodes in post-order")
+        // Without garbage, everything below the last node is reachable
+        // from it.
+        let whole = !self.garbage && root.to_index() + 1 == self.nodes.len();
+        export_post_order(&self.nodes, root, whole)
     }
-}
-
-/// The nodes reachable from `root`, renumbered, still in post-order.
-/// Children always precede their parents, so one backward pass marks what
-/// is reachable and one forward pass renumbers it.
-fn compact(nodes: &[BddNode], root: BddPointer) -> Vec<BddNode> {
-    let mut reachable = vec![false; root.to_index() + 1];
-    reachable[root.to_index()] = true;
-    for i in (2..=root.to_index()).rev() {
-        if reachable[i] {
-            reachable[nodes[i].low_link.to_index()] = true;
-            reachable[nodes[i].high_link.to_index()] = true;
-        }
-    }
-    let mut index = vec![BddPointer::zero(); root.to_index() + 1];
-    index[1] = BddPointer::one();
-    let mut out = vec![nodes[0], nodes[1]];
-    for i in 2..=root.to_index() {
-        if reachable[i] {
-            let n = nodes[i];
-            index[i] = BddPointer::from_index(out.len());
-            out.push(BddNode::mk_node(
-                n.var,
-                index[n.low_link.to_index()],
-                index[n.high_link.to_index()],
-            ));
-        }
-    }
-    out
 }
 
 /// A binary operation in progress: `terminal` gives the result of the

@@ -154,25 +154,76 @@ where
 /// order) are the rows of `keys`: `words` words per row, bit `k` of a row
 /// (most significant first) the value of `vars[k]`.
 pub fn from_bit_rows(num_vars: u16, vars: &[u16], keys: &[u64], words: usize) -> Bdd {
-    let mut rows: Vec<&[u64]> = keys.chunks_exact(words.max(1)).collect();
-    rows.sort_unstable();
-    rows.dedup();
-    let mut b = NodeBuilder::new(num_vars);
-    let root = build_sorted(&mut b, vars, &rows, 0);
-    b.export(root)
+    let words = words.max(1);
+    // The rows sorted and deduplicated, side by side: the splits below
+    // probe them by binary search, which through a list of pointers to
+    // unsorted rows would miss the cache at every probe.
+    let sorted: Vec<u64> = if words == 1 {
+        let mut rows = keys.to_vec();
+        rows.sort_unstable();
+        rows.dedup();
+        rows
+    } else {
+        let mut rows: Vec<&[u64]> = keys.chunks_exact(words).collect();
+        rows.sort_unstable();
+        rows.dedup();
+        rows.concat()
+    };
+    let rows = Rows {
+        data: &sorted,
+        words,
+    };
+    let n = sorted.len() / words;
+    let mut b = NodeBuilder::with_capacity(num_vars, n);
+    let root = build_sorted(&mut b, vars, rows, 0..n, 0);
+    // Each node made becomes a child of the next one up: the arena is the
+    // result.
+    b.export_whole(root)
 }
 
-fn build_sorted(b: &mut NodeBuilder, vars: &[u16], rows: &[&[u64]], k: usize) -> BddPointer {
-    if rows.is_empty() {
+/// Sorted rows of `words` words each, side by side.
+#[derive(Clone, Copy)]
+struct Rows<'a> {
+    data: &'a [u64],
+    words: usize,
+}
+
+impl Rows<'_> {
+    /// Bit `k` (most significant first) of row `i`.
+    #[inline]
+    fn bit(&self, i: usize, k: usize) -> bool {
+        (self.data[i * self.words + k / 64] >> (63 - k % 64)) & 1 == 1
+    }
+}
+
+/// The BDD of the rows in `range` over `vars[k..]`; their bits before `k`
+/// are equal.
+fn build_sorted(
+    b: &mut NodeBuilder,
+    vars: &[u16],
+    rows: Rows,
+    range: std::ops::Range<usize>,
+    k: usize,
+) -> BddPointer {
+    if range.is_empty() {
         return BddPointer::zero();
     }
     if k == vars.len() {
         return BddPointer::one();
     }
-    let bit = |r: &[u64]| (r[k / 64] >> (63 - k % 64)) & 1 == 1;
-    let split = rows.partition_point(|r| !bit(r));
-    let low = build_sorted(b, vars, &rows[..split], k + 1);
-    let high = build_sorted(b, vars, &rows[split..], k + 1);
+    // The first row whose bit `k` is set: the rows are sorted, so those
+    // with the bit clear come first.
+    let (mut lo, mut hi) = (range.start, range.end);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if rows.bit(mid, k) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    let low = build_sorted(b, vars, rows, range.start..lo, k + 1);
+    let high = build_sorted(b, vars, rows, lo..range.end, k + 1);
     b.mk(vars[k], low, high)
 }
 
@@ -224,5 +275,43 @@ mod tests {
             sorted_tuples(&r, &[&a, &b]),
             vec![vec![0, 0], vec![3, 1], vec![7, 3]]
         );
+    }
+
+    #[test]
+    fn relations_from_tuples_are_canonical() {
+        // Built node by node, the result must be the same array of nodes
+        // as biodivine's own construction: reduced, shared, nothing
+        // unreachable.
+        let vars = BddVariableSet::new_anonymous(8);
+        let a = block(&[0, 2, 4, 6]);
+        let b = block(&[1, 3, 5, 7]);
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for n in [1usize, 2, 7, 40, 200] {
+            let mut tuples = Vec::new();
+            for _ in 0..n {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                tuples.push(vec![seed & 15, (seed >> 8) & 15]);
+            }
+            let r = relation_from_tuples(8, &[&a, &b], &tuples);
+            let expected = tuples.iter().fold(vars.mk_false(), |f, t| {
+                let bit = |blk: &[BddVariable], v: u64, i: usize| {
+                    let x = vars.mk_var(blk[i]);
+                    if (v >> i) & 1 == 1 {
+                        x
+                    } else {
+                        x.not()
+                    }
+                };
+                let mut m = vars.mk_true();
+                for i in 0..4 {
+                    m = m.and(&bit(&a, t[0], i)).and(&bit(&b, t[1], i));
+                }
+                f.or(&m)
+            });
+            assert_eq!(r.size(), expected.size(), "{n} tuples");
+            assert!(r.xor(&expected).is_false());
+        }
     }
 }

@@ -27,10 +27,19 @@ pub struct CollisionError(pub u16);
 impl NodeBuilder {
     /// An empty arena (holding just the two terminals).
     pub fn new(num_vars: u16) -> Self {
+        NodeBuilder::with_capacity(num_vars, 0)
+    }
+
+    /// An empty arena with room for about `nodes` nodes before its unique
+    /// table grows.
+    pub fn with_capacity(num_vars: u16, nodes: usize) -> Self {
+        let mut arena = Vec::with_capacity(nodes + 2);
+        arena.push(BddNode::mk_zero(num_vars));
+        arena.push(BddNode::mk_one(num_vars));
         NodeBuilder {
             num_vars,
-            nodes: vec![BddNode::mk_zero(num_vars), BddNode::mk_one(num_vars)],
-            unique: UniqueTable::new(0),
+            nodes: arena,
+            unique: UniqueTable::new(nodes),
             ite_memo: FxHashMap::default(),
         }
     }
@@ -143,44 +152,60 @@ impl NodeBuilder {
 
     /// Extracts the BDD rooted at `root` as a standalone [`Bdd`].
     pub fn export(&self, root: BddPointer) -> Bdd {
-        let mut out = vec![BddNode::mk_zero(self.num_vars)];
-        if root.is_zero() {
-            return Bdd::from_nodes(&out).expect("valid constant");
-        }
-        out.push(BddNode::mk_one(self.num_vars));
-        if root.is_one() {
-            return Bdd::from_nodes(&out).expect("valid constant");
-        }
-        // Iterative post-order DFS from the root.
-        let mut new_index: FxHashMap<BddPointer, BddPointer> = FxHashMap::default();
-        new_index.insert(BddPointer::zero(), BddPointer::zero());
-        new_index.insert(BddPointer::one(), BddPointer::one());
-        let mut stack = vec![root];
-        while let Some(&top) = stack.last() {
-            if new_index.contains_key(&top) {
-                stack.pop();
-                continue;
-            }
-            let (l, h) = (self.low(top), self.high(top));
-            match (new_index.get(&l), new_index.get(&h)) {
-                (Some(&nl), Some(&nh)) => {
-                    let p = BddPointer::from_index(out.len());
-                    out.push(BddNode::mk_node(self.nodes[top.to_index()].var, nl, nh));
-                    new_index.insert(top, p);
-                    stack.pop();
-                }
-                (nl, nh) => {
-                    if nl.is_none() {
-                        stack.push(l);
-                    }
-                    if nh.is_none() {
-                        stack.push(h);
-                    }
-                }
-            }
-        }
-        Bdd::from_nodes(&out).expect("the arena only holds ordered nodes")
+        export_post_order(&self.nodes, root, false)
     }
+
+    /// Extracts the BDD rooted at `root`, the last node made, when every
+    /// node made is reachable from it (as when each node made becomes a
+    /// child of the next level's node, as in [`super::encode`]): the arena
+    /// is then the result as it stands.
+    pub fn export_whole(&self, root: BddPointer) -> Bdd {
+        let whole = root.to_index() + 1 == self.nodes.len();
+        export_post_order(&self.nodes, root, whole)
+    }
+}
+
+/// The BDD rooted at `root` in `nodes`, an array in post-order (children
+/// before parents, the terminals first), as every arena here builds it:
+/// a node can only link to nodes that exist. One backward pass marks what
+/// `root` reaches and one forward pass renumbers it, unless `whole` says
+/// that `nodes[..=root]` is all reachable.
+pub(crate) fn export_post_order(nodes: &[BddNode], root: BddPointer, whole: bool) -> Bdd {
+    let num_vars = nodes[0].var.to_index() as u16;
+    if root.is_zero() {
+        return mk_false(num_vars);
+    }
+    if root.is_one() {
+        return mk_true(num_vars);
+    }
+    let r = root.to_index();
+    if whole {
+        return Bdd::from_nodes(&nodes[..=r]).expect("the arena holds ordered nodes in post-order");
+    }
+    let mut reachable = vec![false; r + 1];
+    reachable[r] = true;
+    for i in (2..=r).rev() {
+        if reachable[i] {
+            reachable[nodes[i].low_link.to_index()] = true;
+            reachable[nodes[i].high_link.to_index()] = true;
+        }
+    }
+    let mut index = vec![BddPointer::zero(); r + 1];
+    index[1] = BddPointer::one();
+    let mut out = Vec::with_capacity(reachable.iter().filter(|&&x| x).count() + 2);
+    out.extend_from_slice(&nodes[..2]);
+    for i in 2..=r {
+        if reachable[i] {
+            let n = nodes[i];
+            index[i] = BddPointer::from_index(out.len());
+            out.push(BddNode::mk_node(
+                n.var,
+                index[n.low_link.to_index()],
+                index[n.high_link.to_index()],
+            ));
+        }
+    }
+    Bdd::from_nodes(&out).expect("the arena holds ordered nodes in post-order")
 }
 
 /// The constant `false` over `num_vars` variables.

@@ -116,6 +116,7 @@ impl Solver {
             jobs_wall: Duration,
             jobs_cpu: Duration,
             post_wall: Duration,
+            fold_wall: Duration,
             prepare_wall: Duration,
         }
         let mut profile = Profile {
@@ -267,6 +268,7 @@ impl Solver {
                     Some((rel, union))
                 })
                 .collect();
+            let fold_start = Instant::now();
             // `new` is kept as a base and a recent part, which absorbs each
             // step's tuples and is folded into the base once it holds a
             // quarter of its size: a step costs the recent part's size,
@@ -293,6 +295,7 @@ impl Solver {
                     new_prepared.retain(|&(pi, atom), _| plans[pi].atoms[atom].rel != rel);
                 }
             }
+            profile.fold_wall += fold_start.elapsed();
             profile.post_wall += post_start.elapsed();
         }
         let fold_start = Instant::now();
@@ -304,11 +307,12 @@ impl Solver {
         profile.post_wall += fold_start.elapsed();
         if tracing() {
             eprintln!(
-                "[trace]   saturation: preparing {:.3}s; joins {:.3}s wall, {:.3}s summed; merging {:.3}s",
+                "[trace]   saturation: preparing {:.3}s; joins {:.3}s wall, {:.3}s summed; merging {:.3}s, of which folding {:.3}s",
                 profile.prepare_wall.as_secs_f64(),
                 profile.jobs_wall.as_secs_f64(),
                 profile.jobs_cpu.as_secs_f64(),
-                profile.post_wall.as_secs_f64()
+                profile.post_wall.as_secs_f64(),
+                profile.fold_wall.as_secs_f64()
             );
         }
         Ok(steps)
