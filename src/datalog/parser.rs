@@ -373,6 +373,19 @@ impl<'a> Cursor<'a> {
             Vec::new()
         };
         self.expect(Tok::Dot, "'.' at the end of the rule")?;
+        // What follows the '.' are the rule's options (`split`,
+        // `pri=-10`): words, never an atom. A second statement on the line
+        // would otherwise be taken for options and lost.
+        if let Some(t) = self.toks[self.pos..]
+            .iter()
+            .find(|t| matches!(t.tok, Tok::LParen | Tok::Dot | Tok::Turnstile))
+        {
+            return Err(Error::at(
+                &t.loc,
+                ErrorKind::Syntax,
+                "one statement per line: after a rule's '.' only its options may follow (such as `split` or `pri=-10`)",
+            ));
+        }
         let options = self.options();
         Ok(Statement::Rule(RuleAst {
             head,
@@ -593,6 +606,15 @@ mod tests {
         assert!(matches!(&s[3], Statement::Rule(r) if r.body.is_empty()));
         assert!(matches!(&s[4], Statement::Query { .. }));
         assert!(matches!(&s[5], Statement::VarOrder { order, .. } if order == "V0xV1_H0"));
+    }
+
+    #[test]
+    fn a_second_statement_on_a_line_is_an_error() {
+        let err = parse("A(1). A(2).\n").unwrap_err();
+        assert_eq!(err.loc.as_ref().map(|l| (l.line, l.col)), Some((1, 8)));
+        assert!(err.to_string().contains("one statement per line"), "{err}");
+        let err = parse("A(a) :- B(a). C(a) :- B(a).\n").unwrap_err();
+        assert!(err.to_string().contains("one statement per line"), "{err}");
     }
 
     #[test]

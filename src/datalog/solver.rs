@@ -16,8 +16,13 @@
 //! chain of copies, calls or hand-offs costs inner steps, not outer
 //! iterations.
 //!
+//! A recursive stratum may be evaluated in two phases that alternate to
+//! their joint fixpoint ([`phases`]), where the caller defers some of its
+//! relations.
+//!
 //! Variants and subgoal preparation run in parallel (rayon).
 
+mod phases;
 mod saturation;
 
 use super::error::{Error, ErrorKind, Result};
@@ -76,6 +81,9 @@ pub struct Solver {
     /// Under `REFRACT_TRACE`: time and count per (rule, step), printed
     /// after the solve.
     step_profile: std::sync::Mutex<HashMap<(usize, String), (Duration, u64)>>,
+    /// Relations whose recursive stratum runs in two phases, these second
+    /// (see [`Solver::defer`]).
+    deferred: HashSet<RelId>,
 }
 
 impl Solver {
@@ -111,6 +119,7 @@ impl Solver {
             stats,
             cancel: None,
             step_profile: Default::default(),
+            deferred: HashSet::new(),
         })
     }
 
@@ -170,7 +179,7 @@ impl Solver {
                     .collect();
                 let outs = group
                     .par_iter()
-                    .map(|st| self.run_exit_rules(st))
+                    .map(|st| self.run_exit_rules(st, true))
                     .collect::<Result<Vec<_>>>()?;
                 for (plans, _, results) in outs {
                     for (rel, r) in self.collect_exits(&plans, results) {
@@ -183,7 +192,11 @@ impl Solver {
             }
             if self.strata[si].relations.iter().any(|&r| affected(r)) {
                 let stratum = self.strata[si].clone();
-                let iters = self.solve_stratum(&stratum)?;
+                let iters = if self.splits(&stratum) {
+                    self.solve_phased(&stratum)?
+                } else {
+                    self.solve_stratum(&stratum, None)?.0
+                };
                 self.stats.iterations.push(iters);
             }
             si += 1;
@@ -233,6 +246,7 @@ impl Solver {
     fn run_exit_rules(
         &self,
         stratum: &Stratum,
+        run_exits: bool,
     ) -> Result<(Vec<RulePlan>, Vec<Prepared>, Vec<(usize, Bdd, Duration)>)> {
         let dynamic: HashSet<RelId> = stratum.relations.iter().copied().collect();
         let plans: Vec<RulePlan> = stratum
@@ -268,7 +282,7 @@ impl Solver {
 
         // Rules with no recursive subgoal run once.
         let exits: Vec<usize> = (0..plans.len())
-            .filter(|&i| !plans[i].is_recursive())
+            .filter(|&i| run_exits && !plans[i].is_recursive())
             .collect();
         let results: Vec<(usize, Bdd, Duration)> = exits
             .par_iter()
@@ -326,14 +340,26 @@ impl Solver {
         end
     }
 
-    fn solve_stratum(&mut self, stratum: &Stratum) -> Result<u64> {
-        let (plans, statics, results) = self.run_exit_rules(stratum)?;
+    /// Evaluates a stratum to its fixpoint and returns the number of
+    /// iterations and the relations that grew. With `since`, the stratum
+    /// is entered again (a phase of [`Self::solve_phased`]): its exit rules,
+    /// whose inputs have not changed, do not run, and the semi-naive
+    /// iteration starts from what each relation gained since the snapshot
+    /// `since` holds of it.
+    fn solve_stratum(
+        &mut self,
+        stratum: &Stratum,
+        since: Option<&HashMap<RelId, Bdd>>,
+    ) -> Result<(u64, HashSet<RelId>)> {
+        let (plans, statics, results) = self.run_exit_rules(stratum, since.is_none())?;
         let mut fresh = self.collect_exits(&plans, results);
+        let mut grown: HashSet<RelId> = HashSet::new();
         if !stratum.recursive {
             for (rel, r) in fresh {
                 self.rels[rel] = apply::or(&self.rels[rel], &r);
+                grown.insert(rel);
             }
-            return Ok(1);
+            return Ok((1, grown));
         }
 
         // Semi-naive iteration.
@@ -343,9 +369,18 @@ impl Solver {
         for &rel in &stratum.relations {
             if let Some(r) = fresh.remove(&rel) {
                 self.rels[rel] = apply::or(&self.rels[rel], &r);
+                grown.insert(rel);
             }
-            old.insert(rel, mk_false(nv));
-            delta.insert(rel, self.rels[rel].clone());
+            match since.and_then(|s| s.get(&rel)) {
+                Some(snapshot) => {
+                    delta.insert(rel, apply::and_not(&self.rels[rel], snapshot));
+                    old.insert(rel, snapshot.clone());
+                }
+                None => {
+                    old.insert(rel, mk_false(nv));
+                    delta.insert(rel, self.rels[rel].clone());
+                }
+            }
         }
         let recursive: Vec<usize> = (0..plans.len())
             .filter(|&i| plans[i].is_recursive())
@@ -496,12 +531,15 @@ impl Solver {
                 self.print_step_totals(10);
             }
             for (rel, new, next) in merged {
+                if !new.is_false() {
+                    grown.insert(rel);
+                }
                 let prev = std::mem::replace(&mut self.rels[rel], next);
                 old.insert(rel, prev);
                 delta.insert(rel, new);
             }
         }
-        Ok(iterations)
+        Ok((iterations, grown))
     }
 
     fn check_cancel(&self) -> Result<()> {
