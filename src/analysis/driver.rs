@@ -4,7 +4,7 @@
 
 use super::fact_copies::take_fact_copies;
 use super::spec;
-use super::variant::{Variant, PROVENANCE};
+use super::variant::Variant;
 use crate::bdd::encode::relation_from_tuples;
 use crate::classfile::model::access;
 use crate::database::manifest::ManifestBuilder;
@@ -142,11 +142,6 @@ pub fn analyze(
     let mut prog = resolve(&parsed)?;
     let copies = take_fact_copies(&mut prog);
     let mut solver = Solver::new(prog)?;
-    let provenance: Vec<_> = PROVENANCE
-        .iter()
-        .filter_map(|name| solver.prog.relation_id(name))
-        .collect();
-    solver.defer(provenance);
 
     // The facts, straight from memory.
     let start = Instant::now();

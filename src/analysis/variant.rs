@@ -73,30 +73,6 @@ impl Variant {
     }
 }
 
-/// The relations of `reflection.dl`'s name provenance: which variables
-/// lead to a class name argument, through calls, fields and string
-/// builders, and the specification points they reach. In `casts` they
-/// share a stratum with the points-to analysis, as an unresolved site's
-/// unknown Class object feeds casts back into it; they are evaluated
-/// after the rest of that stratum, alternating with it to the same
-/// fixpoint ([`crate::datalog::solver::Solver::defer`]). For jedit, kept
-/// up to date in every inner step they cost more than computing them
-/// once over the finished points-to sets, as in the other variants.
-pub const PROVENANCE: &[&str] = &[
-    "leadsToForName",
-    "assignCallByDest",
-    "storedInto",
-    "builtFrom",
-    "loadForName",
-    "callLoadByDest",
-    "fieldForName",
-    "objectForName",
-    "builder",
-    "vPsource",
-    "vPbuilder",
-    "specPoint",
-];
-
 const POINTSTO: &str = include_str!("../../queries/pointsto.dl");
 const REFLECTION: &str = include_str!("../../queries/reflection.dl");
 const LOCAL: &str = include_str!("../../queries/reflection-local.dl");

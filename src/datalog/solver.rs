@@ -16,13 +16,8 @@
 //! chain of copies, calls or hand-offs costs inner steps, not outer
 //! iterations.
 //!
-//! A recursive stratum may be evaluated in two phases that alternate to
-//! their joint fixpoint ([`phases`]), where the caller defers some of its
-//! relations.
-//!
 //! Variants and subgoal preparation run in parallel (rayon).
 
-mod phases;
 mod saturation;
 
 use super::error::{Error, ErrorKind, Result};
@@ -81,9 +76,6 @@ pub struct Solver {
     /// Under `REFRACT_TRACE`: time and count per (rule, step), printed
     /// after the solve.
     step_profile: std::sync::Mutex<HashMap<(usize, String), (Duration, u64)>>,
-    /// Relations whose recursive stratum runs in two phases, these second
-    /// (see [`Solver::defer`]).
-    deferred: HashSet<RelId>,
 }
 
 impl Solver {
@@ -119,7 +111,6 @@ impl Solver {
             stats,
             cancel: None,
             step_profile: Default::default(),
-            deferred: HashSet::new(),
         })
     }
 
@@ -179,7 +170,7 @@ impl Solver {
                     .collect();
                 let outs = group
                     .par_iter()
-                    .map(|st| self.run_exit_rules(st, true))
+                    .map(|st| self.run_exit_rules(st))
                     .collect::<Result<Vec<_>>>()?;
                 for (plans, _, results) in outs {
                     for (rel, r) in self.collect_exits(&plans, results) {
@@ -192,11 +183,7 @@ impl Solver {
             }
             if self.strata[si].relations.iter().any(|&r| affected(r)) {
                 let stratum = self.strata[si].clone();
-                let iters = if self.splits(&stratum) {
-                    self.solve_phased(&stratum)?
-                } else {
-                    self.solve_stratum(&stratum, None)?.0
-                };
+                let iters = self.solve_stratum(&stratum)?;
                 self.stats.iterations.push(iters);
             }
             si += 1;
@@ -246,7 +233,6 @@ impl Solver {
     fn run_exit_rules(
         &self,
         stratum: &Stratum,
-        run_exits: bool,
     ) -> Result<(Vec<RulePlan>, Vec<Prepared>, Vec<(usize, Bdd, Duration)>)> {
         let dynamic: HashSet<RelId> = stratum.relations.iter().copied().collect();
         let plans: Vec<RulePlan> = stratum
@@ -282,7 +268,7 @@ impl Solver {
 
         // Rules with no recursive subgoal run once.
         let exits: Vec<usize> = (0..plans.len())
-            .filter(|&i| run_exits && !plans[i].is_recursive())
+            .filter(|&i| !plans[i].is_recursive())
             .collect();
         let results: Vec<(usize, Bdd, Duration)> = exits
             .par_iter()
@@ -340,26 +326,14 @@ impl Solver {
         end
     }
 
-    /// Evaluates a stratum to its fixpoint and returns the number of
-    /// iterations and the relations that grew. With `since`, the stratum
-    /// is entered again (a phase of [`Self::solve_phased`]): its exit rules,
-    /// whose inputs have not changed, do not run, and the semi-naive
-    /// iteration starts from what each relation gained since the snapshot
-    /// `since` holds of it.
-    fn solve_stratum(
-        &mut self,
-        stratum: &Stratum,
-        since: Option<&HashMap<RelId, Bdd>>,
-    ) -> Result<(u64, HashSet<RelId>)> {
-        let (plans, statics, results) = self.run_exit_rules(stratum, since.is_none())?;
+    fn solve_stratum(&mut self, stratum: &Stratum) -> Result<u64> {
+        let (plans, statics, results) = self.run_exit_rules(stratum)?;
         let mut fresh = self.collect_exits(&plans, results);
-        let mut grown: HashSet<RelId> = HashSet::new();
         if !stratum.recursive {
             for (rel, r) in fresh {
                 self.rels[rel] = apply::or(&self.rels[rel], &r);
-                grown.insert(rel);
             }
-            return Ok((1, grown));
+            return Ok(1);
         }
 
         // Semi-naive iteration.
@@ -369,18 +343,9 @@ impl Solver {
         for &rel in &stratum.relations {
             if let Some(r) = fresh.remove(&rel) {
                 self.rels[rel] = apply::or(&self.rels[rel], &r);
-                grown.insert(rel);
             }
-            match since.and_then(|s| s.get(&rel)) {
-                Some(snapshot) => {
-                    delta.insert(rel, apply::and_not(&self.rels[rel], snapshot));
-                    old.insert(rel, snapshot.clone());
-                }
-                None => {
-                    old.insert(rel, mk_false(nv));
-                    delta.insert(rel, self.rels[rel].clone());
-                }
-            }
+            old.insert(rel, mk_false(nv));
+            delta.insert(rel, self.rels[rel].clone());
         }
         let recursive: Vec<usize> = (0..plans.len())
             .filter(|&i| plans[i].is_recursive())
@@ -531,15 +496,12 @@ impl Solver {
                 self.print_step_totals(10);
             }
             for (rel, new, next) in merged {
-                if !new.is_false() {
-                    grown.insert(rel);
-                }
                 let prev = std::mem::replace(&mut self.rels[rel], next);
                 old.insert(rel, prev);
                 delta.insert(rel, new);
             }
         }
-        Ok((iterations, grown))
+        Ok(iterations)
     }
 
     fn check_cancel(&self) -> Result<()> {
