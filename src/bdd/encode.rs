@@ -279,9 +279,9 @@ mod tests {
 
     #[test]
     fn relations_from_tuples_are_canonical() {
-        // Built node by node, the result must be the same array of nodes
-        // as biodivine's own construction: reduced, shared, nothing
-        // unreachable.
+        // Built node by node, the result must be the function biodivine's
+        // own construction gives, with as many nodes: reduced, shared,
+        // nothing unreachable.
         let vars = BddVariableSet::new_anonymous(8);
         let a = block(&[0, 2, 4, 6]);
         let b = block(&[1, 3, 5, 7]);
