@@ -106,12 +106,49 @@ pub fn and_not(a: &Bdd, b: &Bdd) -> Bdd {
     if b.is_true() {
         return mk_false(a.num_vars());
     }
+    if a.size() <= b.size() {
+        return subtract_from(a, b);
+    }
     // Where one operand is small, so is the work: start from its size.
     apply(a, b, a.size().min(b.size()), |x, y| match (x, y) {
         (Some(false), _) | (_, Some(true)) => Some(false),
         (Some(true), Some(false)) => Some(true),
         _ => None,
     })
+}
+
+/// `small ∧ ¬big`, for a `small` that is the smaller operand (new tuples
+/// checked against a relation). As in [`merge_into`], the result starts
+/// as `small`'s own nodes: where `big` is false, the result is `small`'s
+/// node as it stands, where a plain apply would rebuild it node by node.
+fn subtract_from(small: &Bdd, big: &Bdd) -> Bdd {
+    let nodes = small.clone().to_nodes();
+    let mut unique = UniqueTable::new(nodes.len());
+    for i in 2..nodes.len() {
+        unique.insert_distinct(&nodes, i);
+    }
+    // `l` is a node of `small` and, at the same index, of the output.
+    let mut job = Apply {
+        left: small,
+        right: big,
+        terminal: |l: BddPointer, r: BddPointer| {
+            if r.is_zero() || l.is_zero() {
+                Some(l)
+            } else if r.is_one() {
+                Some(BddPointer::zero())
+            } else {
+                None
+            }
+        },
+        out: Output {
+            nodes,
+            unique,
+            garbage: true,
+        },
+        memo: Memo::new(small.size()),
+    };
+    let root = job.go(small.root_pointer(), big.root_pointer());
+    job.out.finish(root)
 }
 
 /// `∃ quantify. a ∧ b`, in one pass.
@@ -137,6 +174,35 @@ pub fn and_exists(a: &Bdd, b: &Bdd, quantify: &VarSet) -> Bdd {
     };
     let root = job.product(a.root_pointer(), b.root_pointer());
     job.out.finish(root)
+}
+
+/// `∃ quantify. a ∧ b ∧ c`, in one pass, or `None` where the operands are
+/// too large for the pass's memo keys (three node indices in 64 bits).
+///
+/// A join followed by a filter (`vP(v1, h) :- assignCall(v1, v2), vP(v2,
+/// h), vPfilter(v1, h)`) computes the join's disjunctions over `v2` only
+/// where the filter admits the pair, and never builds the unfiltered
+/// result.
+pub fn and_exists3(a: &Bdd, b: &Bdd, c: &Bdd, quantify: &VarSet) -> Option<Bdd> {
+    if a.is_false() || b.is_false() || c.is_false() {
+        return Some(mk_false(a.num_vars()));
+    }
+    let bits = |x: &Bdd| usize::BITS - (x.size() - 1).leading_zeros();
+    let (bb, bc) = (bits(b), bits(c));
+    if bits(a) + bb + bc > 64 {
+        return None;
+    }
+    let hint = a.size().min(b.size()).min(c.size());
+    let mut job = Product3 {
+        ops: [a, b, c],
+        shifts: (bb + bc, bc),
+        quantify,
+        out: Output::new(a.num_vars(), hint),
+        memo: Memo::new(hint),
+        or_memo: Memo::new(hint),
+    };
+    let root = job.product([a.root_pointer(), b.root_pointer(), c.root_pointer()]);
+    Some(job.out.finish(root))
 }
 
 /// `∃ quantify. a`.
@@ -307,40 +373,96 @@ impl Product<'_> {
 
     /// `p ∨ q` over result nodes.
     fn or(&mut self, p: BddPointer, q: BddPointer) -> BddPointer {
-        if p.is_one() || q.is_zero() || p == q {
-            return p;
+        or_over(&mut self.out, &mut self.or_memo, p, q)
+    }
+}
+
+/// One three-way relational product in progress (see [`and_exists3`]).
+struct Product3<'a> {
+    ops: [&'a Bdd; 3],
+    /// Where the first and second node indices go in a memo key.
+    shifts: (u32, u32),
+    quantify: &'a VarSet,
+    out: Output,
+    memo: Memo,
+    /// Disjunctions of partial results, over `out`'s nodes.
+    or_memo: Memo,
+}
+
+impl Product3<'_> {
+    fn product(&mut self, p: [BddPointer; 3]) -> BddPointer {
+        if p.iter().any(|x| x.is_zero()) {
+            return BddPointer::zero();
         }
-        if q.is_one() || p.is_zero() {
-            return q;
+        if p.iter().all(|x| x.is_one()) {
+            return BddPointer::one();
         }
-        self.out.garbage = true;
-        let k = if p.to_index() < q.to_index() {
-            key(p, q)
-        } else {
-            key(q, p)
-        };
-        if let Some(r) = self.or_memo.get(k) {
+        let k = ((p[0].to_index() as u64) << self.shifts.0)
+            | ((p[1].to_index() as u64) << self.shifts.1)
+            | p[2].to_index() as u64;
+        if let Some(r) = self.memo.get(k) {
             return r;
         }
-        let var = self.out.var_of(p).min(self.out.var_of(q));
-        let (p0, p1) = self.out_cofactors(p, var);
-        let (q0, q1) = self.out_cofactors(q, var);
-        let low = self.or(p0, q0);
-        let high = self.or(p1, q1);
-        let r = self.out.mk(var, low, high);
-        self.or_memo.insert(k, r);
+        let var = (0..3)
+            .map(|i| self.ops[i].var_of(p[i]))
+            .min()
+            .expect("three operands");
+        let mut lo = p;
+        let mut hi = p;
+        for i in 0..3 {
+            (lo[i], hi[i]) = cofactors(self.ops[i], p[i], var);
+        }
+        let r = if self.quantify.contains(var) {
+            let low = self.product(lo);
+            if low.is_one() {
+                low
+            } else {
+                let high = self.product(hi);
+                or_over(&mut self.out, &mut self.or_memo, low, high)
+            }
+        } else {
+            let low = self.product(lo);
+            let high = self.product(hi);
+            self.out.mk(var, low, high)
+        };
+        self.memo.insert(k, r);
         r
     }
+}
 
-    #[inline]
-    fn out_cofactors(&self, p: BddPointer, var: BddVariable) -> (BddPointer, BddPointer) {
-        let n = self.out.nodes[p.to_index()];
+/// `p ∨ q` over the nodes of `out`, memoised in `memo`.
+fn or_over(out: &mut Output, memo: &mut Memo, p: BddPointer, q: BddPointer) -> BddPointer {
+    if p.is_one() || q.is_zero() || p == q {
+        return p;
+    }
+    if q.is_one() || p.is_zero() {
+        return q;
+    }
+    out.garbage = true;
+    let k = if p.to_index() < q.to_index() {
+        key(p, q)
+    } else {
+        key(q, p)
+    };
+    if let Some(r) = memo.get(k) {
+        return r;
+    }
+    let var = out.var_of(p).min(out.var_of(q));
+    let cof = |out: &Output, x: BddPointer| {
+        let n = out.nodes[x.to_index()];
         if n.var == var {
             (n.low_link, n.high_link)
         } else {
-            (p, p)
+            (x, x)
         }
-    }
+    };
+    let (p0, p1) = cof(out, p);
+    let (q0, q1) = cof(out, q);
+    let low = or_over(out, memo, p0, q0);
+    let high = or_over(out, memo, p1, q1);
+    let r = out.mk(var, low, high);
+    memo.insert(k, r);
+    r
 }
 
 #[cfg(test)]
@@ -378,6 +500,9 @@ mod tests {
                 assert!(same(&and(a, b), &a.and(b)));
                 assert!(same(&or(a, b), &a.or(b)));
                 assert!(same(&and_not(a, b), &a.and_not(b)));
+                // Canonical: as small as biodivine's.
+                assert_eq!(and_not(a, b).size(), a.and_not(b).size());
+                assert_eq!(or(a, b).size(), a.or(b).size());
             }
         }
     }
@@ -411,8 +536,35 @@ mod tests {
                 assert!(same(&result, &expected));
                 assert_eq!(result.size(), expected.size());
             }
+            // The new tuples among them, by subtracting from the small side.
+            let fresh = small.and_not(&big);
+            assert!(!fresh.is_false());
+            assert!(same(&and_not(&small, &big), &fresh));
+            assert_eq!(and_not(&small, &big).size(), fresh.size());
         }
         assert!(same(&or(&big, &vars.mk_false()), &big));
+    }
+
+    #[test]
+    fn three_way_product_agrees_with_and_then_exists() {
+        let (_, fs) = exprs();
+        let qs = [
+            VarSet::of(6, []),
+            VarSet::of(6, [BddVariable::from_index(0)]),
+            VarSet::of(6, [1, 2, 4].map(BddVariable::from_index)),
+        ];
+        for a in &fs {
+            for b in &fs {
+                for c in &fs {
+                    for q in &qs {
+                        let all = a.and(b).and(c);
+                        let expected = q.iter().fold(all, |f, v| f.var_exists(v));
+                        let got = and_exists3(a, b, c, q).expect("small operands");
+                        assert!(same(&got, &expected));
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -182,6 +182,18 @@ pub(crate) fn export_post_order(nodes: &[BddNode], root: BddPointer, whole: bool
     if whole {
         return Bdd::from_nodes(&nodes[..=r]).expect("the arena holds ordered nodes in post-order");
     }
+    let out = reachable_post_order(nodes, root);
+    Bdd::from_nodes(&out).expect("the arena holds ordered nodes in post-order")
+}
+
+/// The nodes that `root` reaches in `nodes` (an arena in post-order), in
+/// post-order with the terminals first: `root` is the last unless it is a
+/// terminal.
+pub(crate) fn reachable_post_order(nodes: &[BddNode], root: BddPointer) -> Vec<BddNode> {
+    let r = root.to_index();
+    if r < 2 {
+        return nodes[..2].to_vec();
+    }
     let mut reachable = vec![false; r + 1];
     reachable[r] = true;
     for i in (2..=r).rev() {
@@ -205,7 +217,7 @@ pub(crate) fn export_post_order(nodes: &[BddNode], root: BddPointer, whole: bool
             ));
         }
     }
-    Bdd::from_nodes(&out).expect("the arena holds ordered nodes in post-order")
+    out
 }
 
 /// The constant `false` over `num_vars` variables.

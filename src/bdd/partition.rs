@@ -1,9 +1,8 @@
 //! Splitting a relation into disjoint parts, so that a join driven by it
 //! can run on several threads: `∃q. (a₁ ∨ a₂) ∧ b = (∃q. a₁ ∧ b) ∨ (∃q. a₂ ∧ b)`.
 
-use super::apply;
-use super::encode::value_bdd;
-use biodivine_lib_bdd::Bdd;
+use super::node_builder::reachable_post_order;
+use biodivine_lib_bdd::{Bdd, BddNode, BddPointer, BddVariable};
 
 /// Splits `bdd` into at most `max_parts` disjoint, non-empty BDDs whose
 /// union is `bdd`, cutting the largest part at its first node where both
@@ -31,18 +30,42 @@ pub fn partition(bdd: &Bdd, max_parts: usize, min_nodes: usize) -> Vec<Bdd> {
 
 /// The two halves of `bdd` under the variable of its first node with two
 /// non-empty branches; `None` for a single path.
+///
+/// Every path passes that node, and the nodes above it each have one
+/// empty branch, so each half is the path above, that node with one of
+/// its branches emptied, and the other branch's nodes as they are: two
+/// copies, where an `and` with the literal would hash every node again.
 fn split(bdd: &Bdd) -> Option<(Bdd, Bdd)> {
+    let nodes = bdd.clone().to_nodes();
+    // The path down to the node, and which branch each of its nodes keeps.
+    let mut path: Vec<(BddVariable, bool)> = Vec::new();
     let mut p = bdd.root_pointer();
     while !p.is_terminal() {
-        let (low, high) = (bdd.low_link_of(p), bdd.high_link_of(p));
-        if low.is_zero() {
-            p = high;
-        } else if high.is_zero() {
-            p = low;
+        let n = nodes[p.to_index()];
+        if n.low_link.is_zero() {
+            path.push((n.var, true));
+            p = n.high_link;
+        } else if n.high_link.is_zero() {
+            path.push((n.var, false));
+            p = n.low_link;
         } else {
-            let var = bdd.var_of(p);
-            let literal = value_bdd(bdd.num_vars(), &[var], 1);
-            return Some((apply::and_not(bdd, &literal), apply::and(bdd, &literal)));
+            let half = |high: bool| {
+                let child = if high { n.high_link } else { n.low_link };
+                let mut out = reachable_post_order(&nodes, child);
+                let mut top =
+                    BddPointer::from_index(if child.is_one() { 1 } else { out.len() - 1 });
+                for &(var, keeps_high) in std::iter::once(&(n.var, high)).chain(path.iter().rev()) {
+                    let (low, high) = if keeps_high {
+                        (BddPointer::zero(), top)
+                    } else {
+                        (top, BddPointer::zero())
+                    };
+                    out.push(BddNode::mk_node(var, low, high));
+                    top = BddPointer::from_index(out.len() - 1);
+                }
+                Bdd::from_nodes(&out).expect("the half is in post-order")
+            };
+            return Some((half(false), half(true)));
         }
     }
     None
@@ -68,6 +91,8 @@ mod tests {
             let mut union = vars.mk_false();
             for (i, p) in parts.iter().enumerate() {
                 assert!(!p.is_false());
+                // Canonical: as small as biodivine's copy of it.
+                assert_eq!(p.size(), p.and(&vars.mk_true()).size(), "{e}");
                 for q in &parts[i + 1..] {
                     assert!(p.and(q).is_false());
                 }

@@ -616,8 +616,26 @@ impl Solver {
         dynamics: &HashMap<(usize, Source), &Bdd>,
     ) -> Result<Bdd> {
         let nv = self.layout.num_vars();
+        let operand_of = |factor: usize, source: Source| -> Result<&Bdd> {
+            match &statics.factors[factor] {
+                Some(b) => Ok(b),
+                None => dynamics
+                    .get(&(p.factors[factor].atom, source))
+                    .copied()
+                    .ok_or_else(|| {
+                        Error::new(
+                            ErrorKind::Unsupported,
+                            "internal error: missing prepared subgoal",
+                        )
+                    }),
+            }
+        };
         let mut result = mk_true(nv);
-        for step in steps {
+        let mut fused = false;
+        for (i, step) in steps.iter().enumerate() {
+            if std::mem::take(&mut fused) {
+                continue;
+            }
             let t = Instant::now();
             let before = if tracing() { result.size() } else { 0 };
             result = match step {
@@ -626,20 +644,28 @@ impl Solver {
                     source,
                     quantify,
                 } => {
-                    let f = &p.factors[*factor];
-                    let operand: &Bdd = match &statics.factors[*factor] {
-                        Some(b) => b,
-                        None => dynamics.get(&(f.atom, *source)).copied().ok_or_else(|| {
-                            Error::new(
-                                ErrorKind::Unsupported,
-                                "internal error: missing prepared subgoal",
-                            )
-                        })?,
+                    let operand = operand_of(*factor, *source)?;
+                    // A join that a filter follows (a join that projects
+                    // nothing) runs with it in one pass.
+                    let filter = match steps.get(i + 1) {
+                        Some(Step::Join {
+                            factor,
+                            source,
+                            quantify,
+                        }) if quantify.is_empty() && !result.is_true() => {
+                            Some(operand_of(*factor, *source)?)
+                        }
+                        _ => None,
                     };
-                    if result.is_true() {
-                        exists(operand, quantify)
-                    } else {
-                        relprod(&result, operand, quantify)
+                    let joined =
+                        filter.and_then(|c| apply::and_exists3(&result, operand, c, quantify));
+                    match joined {
+                        Some(r) => {
+                            fused = true;
+                            r
+                        }
+                        None if result.is_true() => exists(operand, quantify),
+                        None => relprod(&result, operand, quantify),
                     }
                 }
                 Step::AndNot(n) => apply::and_not(&result, &statics.negs[*n]),
