@@ -60,32 +60,45 @@ pub fn or(a: &Bdd, b: &Bdd) -> Bdd {
 /// 25 ms for a 13,000-node part, 41 ms for a seventh and 70 ms for half
 /// (`examples/merge_timing.rs`).
 fn merge_into(big: &Bdd, small: &Bdd) -> Bdd {
-    let nodes = big.clone().to_nodes();
-    let mut unique = UniqueTable::new(nodes.len() + small.size());
+    apply_on_left(big, small, small.size(), |l, r| {
+        if r.is_zero() || l.is_one() {
+            Some(l)
+        } else if r.is_one() {
+            Some(r)
+        } else {
+            None
+        }
+    })
+}
+
+/// A binary operation whose result starts as `left`'s own nodes (which
+/// also fill the unique table): where `terminal` answers a node of
+/// `left`, that node is the result as it stands, at the same index. The
+/// nodes that the new paths replace are dropped at the end. `hint` is
+/// the expected number of node pairs visited.
+fn apply_on_left<F: Fn(BddPointer, BddPointer) -> Option<BddPointer>>(
+    left: &Bdd,
+    right: &Bdd,
+    hint: usize,
+    terminal: F,
+) -> Bdd {
+    let nodes = left.clone().to_nodes();
+    let mut unique = UniqueTable::new(nodes.len() + hint);
     for i in 2..nodes.len() {
         unique.insert_distinct(&nodes, i);
     }
-    // `l` is a node of `big` and, at the same index, of the output.
     let mut job = Apply {
-        left: big,
-        right: small,
-        terminal: |l: BddPointer, r: BddPointer| {
-            if r.is_zero() || l.is_one() {
-                Some(l)
-            } else if r.is_one() {
-                Some(r)
-            } else {
-                None
-            }
-        },
+        left,
+        right,
+        terminal,
         out: Output {
             nodes,
             unique,
             garbage: true,
         },
-        memo: Memo::new(small.size()),
+        memo: Memo::new(hint),
     };
-    let root = job.go(big.root_pointer(), small.root_pointer());
+    let root = job.go(left.root_pointer(), right.root_pointer());
     job.out.finish(root)
 }
 
@@ -113,33 +126,15 @@ pub fn and_not(a: &Bdd, b: &Bdd) -> Bdd {
 /// as `small`'s own nodes: where `big` is false, the result is `small`'s
 /// node as it stands, where a plain apply would rebuild it node by node.
 fn subtract_from(small: &Bdd, big: &Bdd) -> Bdd {
-    let nodes = small.clone().to_nodes();
-    let mut unique = UniqueTable::new(nodes.len());
-    for i in 2..nodes.len() {
-        unique.insert_distinct(&nodes, i);
-    }
-    // `l` is a node of `small` and, at the same index, of the output.
-    let mut job = Apply {
-        left: small,
-        right: big,
-        terminal: |l: BddPointer, r: BddPointer| {
-            if r.is_zero() || l.is_zero() {
-                Some(l)
-            } else if r.is_one() {
-                Some(BddPointer::zero())
-            } else {
-                None
-            }
-        },
-        out: Output {
-            nodes,
-            unique,
-            garbage: true,
-        },
-        memo: Memo::new(small.size()),
-    };
-    let root = job.go(small.root_pointer(), big.root_pointer());
-    job.out.finish(root)
+    apply_on_left(small, big, small.size(), |l, r| {
+        if r.is_zero() || l.is_zero() {
+            Some(l)
+        } else if r.is_one() {
+            Some(BddPointer::zero())
+        } else {
+            None
+        }
+    })
 }
 
 /// `∃ quantify. a ∧ b`, in one pass.
