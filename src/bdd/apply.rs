@@ -529,14 +529,19 @@ mod tests {
         assert!(same(&or(&big, &vars.mk_false()), &big));
     }
 
-    #[test]
-    fn three_way_product_agrees_with_and_then_exists() {
-        let (_, fs) = exprs();
-        let qs = [
+    /// Sets of variables to quantify, over the six of [`exprs`].
+    fn quantifier_sets() -> [VarSet; 3] {
+        [
             VarSet::of(6, []),
             VarSet::of(6, [BddVariable::from_index(0)]),
             VarSet::of(6, [1, 2, 4].map(BddVariable::from_index)),
-        ];
+        ]
+    }
+
+    #[test]
+    fn three_way_product_agrees_with_and_then_exists() {
+        let (_, fs) = exprs();
+        let qs = quantifier_sets();
         for a in &fs {
             for b in &fs {
                 for c in &fs {
@@ -554,11 +559,7 @@ mod tests {
     #[test]
     fn relational_product_agrees_with_and_then_exists() {
         let (_, fs) = exprs();
-        let qs = [
-            VarSet::of(6, []),
-            VarSet::of(6, [BddVariable::from_index(0)]),
-            VarSet::of(6, [1, 2, 4].map(BddVariable::from_index)),
-        ];
+        let qs = quantifier_sets();
         for a in &fs {
             for b in &fs {
                 for q in &qs {

@@ -675,8 +675,10 @@ impl Solver {
             if tracing() {
                 let name = match step {
                     Step::Join { factor, source, .. } => format!(
-                        "join {:?} {}",
-                        source, self.prog.relations[p.atoms[p.factors[*factor].atom].rel].name
+                        "join {:?} {}{}",
+                        source,
+                        self.prog.relations[p.atoms[p.factors[*factor].atom].rel].name,
+                        if fused { " and the next" } else { "" }
                     ),
                     other => format!("{other:?}").chars().take(20).collect(),
                 };
