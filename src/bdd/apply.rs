@@ -346,7 +346,7 @@ impl Product<'_> {
                 low
             } else {
                 let high = self.product(x1, y1);
-                self.or(low, high)
+                or_over(&mut self.out, &mut self.or_memo, low, high)
             }
         } else {
             let low = self.product(x0, y0);
@@ -355,11 +355,6 @@ impl Product<'_> {
         };
         self.memo.insert(k, p);
         p
-    }
-
-    /// `p ∨ q` over result nodes.
-    fn or(&mut self, p: BddPointer, q: BddPointer) -> BddPointer {
-        or_over(&mut self.out, &mut self.or_memo, p, q)
     }
 }
 

@@ -52,8 +52,9 @@ fn split(bdd: &Bdd) -> Option<(Bdd, Bdd)> {
             let half = |high: bool| {
                 let child = if high { n.high_link } else { n.low_link };
                 let mut out = reachable_post_order(&nodes, child);
-                let mut top =
-                    BddPointer::from_index(if child.is_one() { 1 } else { out.len() - 1 });
+                // The child is the last node (the `true` terminal's index
+                // for `true`).
+                let mut top = BddPointer::from_index(out.len() - 1);
                 for &(var, keeps_high) in std::iter::once(&(n.var, high)).chain(path.iter().rev()) {
                     let (low, high) = if keeps_high {
                         (BddPointer::zero(), top)
