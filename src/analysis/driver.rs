@@ -2,7 +2,7 @@
 //! rules of the chosen variant run, and facts, results, the program text
 //! and metadata are written as one database.
 
-use super::fact_copies::take_fact_copies;
+use super::fact_copies::{take_fact_copies, FactCopy};
 use super::spec;
 use super::variant::Variant;
 use crate::bdd::encode::relation_from_tuples;
@@ -174,13 +174,45 @@ pub fn analyze(
             written
         },
         || -> Vec<(usize, biodivine_lib_bdd::Bdd)> {
-            fact_rels
-                .par_iter()
+            // The facts and their copies into other layouts (see
+            // `fact_copies`), from the facts' rows, largest first and
+            // handed out one at a time: the largest takes a third of the
+            // whole load, and started last it would run alone.
+            let mut jobs: Vec<(usize, Encode)> = fact_rels
+                .iter()
                 .map(|&(rid, r)| {
+                    (
+                        b.rels[r].len() / RELATIONS[r].attrs.len(),
+                        Encode::Fact(rid, r),
+                    )
+                })
+                .chain(copies.iter().map(|c| {
+                    (
+                        b.rels[c.fact].len() / RELATIONS[c.fact].attrs.len(),
+                        Encode::Copy(c),
+                    )
+                }))
+                .collect();
+            jobs.sort_by_key(|(rows, _)| std::cmp::Reverse(*rows));
+            jobs.into_iter()
+                .par_bridge()
+                .map(|(_, job)| {
                     let t = Instant::now();
-                    let rows = tuples(b, r);
-                    let bdd = relation_from_tuples(nv, &solver.blocks(rid), &rows);
-                    trace_slow_load(RELATIONS[r].name, rows.len(), &bdd, t);
+                    let (rid, rows, bdd) = match job {
+                        Encode::Fact(rid, r) => {
+                            let rows = tuples(b, r);
+                            let bdd = relation_from_tuples(nv, &solver.blocks(rid), &rows);
+                            (rid, rows.len(), bdd)
+                        }
+                        Encode::Copy(c) => {
+                            let arity = RELATIONS[c.fact].attrs.len();
+                            let rows = c.rows(&b.rels[c.fact], arity);
+                            let rows: Vec<&[u32]> = rows.chunks_exact(c.columns.len()).collect();
+                            let bdd = relation_from_tuples(nv, &solver.blocks(c.head), &rows);
+                            (c.head, rows.len(), bdd)
+                        }
+                    };
+                    trace_slow_load(&solver.prog.relations[rid].name, rows, &bdd, t);
                     (rid, bdd)
                 })
                 .collect()
@@ -190,17 +222,6 @@ pub fn analyze(
         domains,
         relations: written?,
     };
-    // Copies of facts into other layouts, from the facts' rows (see
-    // `fact_copies`).
-    built.par_extend(copies.par_iter().map(|c| {
-        let arity = RELATIONS[c.fact].attrs.len();
-        let rows = c.rows(&b.rels[c.fact], arity);
-        let rows: Vec<&[u32]> = rows.chunks_exact(c.columns.len()).collect();
-        let t = Instant::now();
-        let bdd = relation_from_tuples(nv, &solver.blocks(c.head), &rows);
-        trace_slow_load(&solver.prog.relations[c.head].name, rows.len(), &bdd, t);
-        (c.head, bdd)
-    }));
     let mut inputs: Vec<(usize, Vec<Vec<u64>>)> = Vec::new();
     if let Some(rid) = solver.prog.relation_id("root") {
         inputs.push((rid, root_methods.iter().map(|&m| vec![m as u64]).collect()));
@@ -327,6 +348,13 @@ pub fn relations_read(prog: &crate::datalog::program::Program) -> HashSet<usize>
             Literal::Cmp { .. } => None,
         })
         .collect()
+}
+
+/// One relation to encode at load time: a fact (relation id, schema
+/// index) or a copy of one into another layout.
+enum Encode<'a> {
+    Fact(usize, usize),
+    Copy(&'a FactCopy),
 }
 
 /// With `REFRACT_TRACE`, prints how long a phase took.

@@ -23,20 +23,50 @@ pub fn rename(bdd: &Bdd, pairs: &[(BddVariable, BddVariable)]) -> Result<Bdd, Co
     if pairs.is_empty() || bdd.is_false() || bdd.is_true() {
         return Ok(bdd.clone());
     }
-    let n = bdd.num_vars() as usize;
-    let mut map: Vec<u16> = (0..n as u16).collect();
+    let map = variable_map(bdd, pairs);
+    if preserves_order(bdd, &map) {
+        return Ok(relabel(bdd.clone(), &map));
+    }
+    rebuild(bdd, &map)
+}
+
+/// [`rename`] of a BDD the caller no longer needs: an order-preserving
+/// rename relabels its own nodes instead of a copy.
+pub fn rename_owned(bdd: Bdd, pairs: &[(BddVariable, BddVariable)]) -> Result<Bdd, CollisionError> {
+    if pairs.is_empty() || bdd.is_false() || bdd.is_true() {
+        return Ok(bdd);
+    }
+    let map = variable_map(&bdd, pairs);
+    if preserves_order(&bdd, &map) {
+        return Ok(relabel(bdd, &map));
+    }
+    rebuild(&bdd, &map)
+}
+
+/// The map from each variable to its new place.
+fn variable_map(bdd: &Bdd, pairs: &[(BddVariable, BddVariable)]) -> Vec<u16> {
+    let mut map: Vec<u16> = (0..bdd.num_vars()).collect();
     for &(from, to) in pairs {
         map[from.to_index()] = to.to_index() as u16;
     }
-    if preserves_order(bdd, &map) {
-        let mut nodes = bdd.clone().to_nodes();
-        for node in nodes.iter_mut().skip(2) {
-            node.var = BddVariable::from_index(map[node.var.to_index()] as usize);
-        }
-        // The order is preserved, so the node array stays a valid BDD.
-        return Ok(Bdd::from_nodes(&nodes).expect("order-preserving rename keeps a valid BDD"));
+    map
+}
+
+/// The nodes of `bdd` with their variables moved by an order-preserving
+/// `map`.
+fn relabel(bdd: Bdd, map: &[u16]) -> Bdd {
+    let mut nodes = bdd.to_nodes();
+    for node in nodes.iter_mut().skip(2) {
+        node.var = BddVariable::from_index(map[node.var.to_index()] as usize);
     }
-    if let Some(b) = rebuild_by_enumeration(bdd, &map, bdd.num_vars())? {
+    // The order is preserved, so the node array stays a valid BDD.
+    Bdd::from_nodes(&nodes).expect("order-preserving rename keeps a valid BDD")
+}
+
+/// A rename that does not preserve the order: the BDD rebuilt in the new
+/// one.
+fn rebuild(bdd: &Bdd, map: &[u16]) -> Result<Bdd, CollisionError> {
+    if let Some(b) = rebuild_by_enumeration(bdd, map, bdd.num_vars())? {
         return Ok(b);
     }
     let mut builder = NodeBuilder::with_capacity(bdd.num_vars(), bdd.size());
@@ -166,6 +196,17 @@ mod tests {
         assert_eq!(h, vars.eval_expression_string("x_1 & !x_0"));
         // Collisions are reported, not silently merged.
         assert!(rename(&f, &[(v(0), v(1))]).is_err());
+        // The owning form does the same, either way.
+        assert_eq!(
+            rename_owned(f.clone(), &[(v(0), v(2)), (v(1), v(3))]).unwrap(),
+            g
+        );
+        assert_eq!(
+            rename_owned(f.clone(), &[(v(0), v(1)), (v(1), v(0))]).unwrap(),
+            h
+        );
+        assert_eq!(rename_owned(f.clone(), &[]).unwrap(), f);
+        assert!(rename_owned(f, &[(v(0), v(1))]).is_err());
     }
 
     #[test]

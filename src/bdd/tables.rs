@@ -30,52 +30,75 @@ fn slots_for(hint: usize, min: usize, max: usize) -> usize {
     hint.saturating_mul(2).next_power_of_two().clamp(min, max)
 }
 
-/// A key that no pair of node pointers forms (both would be `u32::MAX`).
-const EMPTY_KEY: u64 = u64::MAX;
+/// A computed-table key: one `u64` for a pair of node indices, one `u128`
+/// for up to four.
+pub(crate) trait MemoKey: Copy + Eq {
+    /// A key that no tuple of node pointers forms (all would be
+    /// `u32::MAX`).
+    const EMPTY: Self;
+    /// The key's hash, whose high bits pick the slot.
+    fn hash(self) -> u64;
+}
+
+impl MemoKey for u64 {
+    const EMPTY: u64 = u64::MAX;
+    #[inline]
+    fn hash(self) -> u64 {
+        mix(self)
+    }
+}
+
+impl MemoKey for u128 {
+    const EMPTY: u128 = u128::MAX;
+    #[inline]
+    fn hash(self) -> u64 {
+        mix(self as u64 ^ mix((self >> 64) as u64))
+    }
+}
 
 /// The smallest computed table.
 const MEMO_MIN_SLOTS: usize = 1 << 10;
-/// The largest computed table: 8 M slots, 128 MB. Beyond it entries are
-/// overwritten rather than the table doubled.
+/// The largest computed table: 8 M slots, 128 MB for 64-bit keys. Beyond
+/// it entries are overwritten rather than the table doubled.
 const MEMO_MAX_SLOTS: usize = 1 << 23;
 
-/// A lossy computed table from a pair of node pointers to a result node.
+/// A lossy computed table from a tuple of node pointers to a result node.
 ///
 /// It doubles (keeping its entries) once it has taken as many inserts as
 /// it has slots, up to [`MEMO_MAX_SLOTS`], so that an operation that
 /// visits more pairs than expected does not keep evicting its own work.
-pub(crate) struct Memo {
-    slots: Vec<(u64, u32)>,
+pub(crate) struct Memo<K: MemoKey = u64> {
+    slots: Vec<(K, u32)>,
     shift: u32,
     inserts: usize,
 }
 
-impl Memo {
+impl<K: MemoKey> Memo<K> {
     /// A table for about `hint` pairs.
     pub(crate) fn new(hint: usize) -> Self {
         let n = slots_for(hint, MEMO_MIN_SLOTS, MEMO_MAX_SLOTS);
         Memo {
-            slots: vec![(EMPTY_KEY, 0); n],
+            slots: vec![(K::EMPTY, 0); n],
             shift: 64 - n.trailing_zeros(),
             inserts: 0,
         }
     }
 
     #[inline]
-    fn slot(&self, key: u64) -> usize {
-        (mix(key) >> self.shift) as usize
+    fn slot(&self, key: K) -> usize {
+        (key.hash() >> self.shift) as usize
     }
 
     /// The remembered result for `key`, if it is still there.
     #[inline]
-    pub(crate) fn get(&self, key: u64) -> Option<BddPointer> {
+    pub(crate) fn get(&self, key: K) -> Option<BddPointer> {
         let (k, v) = self.slots[self.slot(key)];
         (k == key).then(|| BddPointer::from_index(v as usize))
     }
 
     /// Remembers `value` for `key`, overwriting what shared its slot.
     #[inline]
-    pub(crate) fn insert(&mut self, key: u64, value: BddPointer) {
+    pub(crate) fn insert(&mut self, key: K, value: BddPointer) {
         self.inserts += 1;
         if self.inserts > self.slots.len() && self.slots.len() < MEMO_MAX_SLOTS {
             self.grow();
@@ -86,11 +109,11 @@ impl Memo {
 
     fn grow(&mut self) {
         let n = self.slots.len() * 2;
-        let old = std::mem::replace(&mut self.slots, vec![(EMPTY_KEY, 0); n]);
+        let old = std::mem::replace(&mut self.slots, vec![(K::EMPTY, 0); n]);
         self.shift -= 1;
         self.inserts = 0;
         for (k, v) in old {
-            if k != EMPTY_KEY {
+            if k != K::EMPTY {
                 let s = self.slot(k);
                 self.slots[s] = (k, v);
                 self.inserts += 1;
@@ -203,7 +226,7 @@ mod tests {
 
     #[test]
     fn the_computed_table_keeps_what_fits_and_grows() {
-        let mut m = Memo::new(4);
+        let mut m: Memo = Memo::new(4);
         assert_eq!(m.get(7), None);
         m.insert(7, BddPointer::from_index(3));
         assert_eq!(m.get(7), Some(BddPointer::from_index(3)));

@@ -29,11 +29,12 @@ use crate::bdd::decode::{count, node_count};
 use crate::bdd::layout::{DomainSpec, Layout, LayoutBuilder};
 use crate::bdd::node_builder::{mk_false, mk_true};
 use crate::bdd::relprod::{exists, relprod};
-use crate::bdd::rename::rename;
+use crate::bdd::rename::{rename, rename_owned};
 use biodivine_lib_bdd::{Bdd, BddVariable};
 use num_bigint::BigUint;
 use rayon::prelude::*;
 use saturation::saturating_rules;
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
@@ -298,7 +299,7 @@ impl Solver {
                     self.prog.rules[plans[i].rule].text
                 );
             }
-            self.record(&plans[i], &r, dt);
+            record_rule(&mut self.stats, plans[i].rule, &r, dt);
             accumulate(&mut fresh, plans[i].head_rel, r);
         }
         fresh
@@ -397,7 +398,7 @@ impl Solver {
                     }
                 }
             }
-            let prepared: Vec<((usize, usize, Source), Bdd)> = needed
+            let prepared: Vec<((usize, usize, Source), Cow<Bdd>)> = needed
                 .par_iter()
                 .map(|&(pi, atom, source)| {
                     let rel = plans[pi].atoms[atom].rel;
@@ -412,7 +413,8 @@ impl Solver {
                     ))
                 })
                 .collect::<Result<_>>()?;
-            let prepared: HashMap<(usize, usize, Source), Bdd> = prepared.into_iter().collect();
+            let prepared: HashMap<(usize, usize, Source), Cow<Bdd>> =
+                prepared.into_iter().collect();
             let results: Vec<(usize, Bdd, Duration)> = jobs
                 .par_iter()
                 .map(|&(pi, vi)| {
@@ -420,7 +422,7 @@ impl Solver {
                     let dyns: HashMap<(usize, Source), &Bdd> = prepared
                         .iter()
                         .filter(|((p, _, _), _)| *p == pi)
-                        .map(|((_, a, s), b)| ((*a, *s), b))
+                        .map(|((_, a, s), b)| ((*a, *s), &**b))
                         .collect();
                     let r = self.run_variant(&plans[pi], vi, &statics[pi], &dyns)?;
                     Ok((pi, r, t.elapsed()))
@@ -442,7 +444,7 @@ impl Solver {
             }
             let mut acc: HashMap<RelId, Bdd> = HashMap::new();
             for (pi, r, dt) in results {
-                self.record(&plans[pi], &r, dt);
+                record_rule(&mut self.stats, plans[pi].rule, &r, dt);
                 accumulate(&mut acc, plans[pi].head_rel, r);
             }
             // new = acc − full, grown by saturation; then old = full and
@@ -513,29 +515,30 @@ impl Solver {
         }
     }
 
-    fn record(&mut self, plan: &RulePlan, result: &Bdd, dt: Duration) {
-        self.record_rule(plan.rule, result, dt);
-    }
-
-    fn record_rule(&mut self, rule: usize, result: &Bdd, dt: Duration) {
-        let s = &mut self.stats.rules[rule];
-        s.evaluations += 1;
-        s.time += dt;
-        s.max_nodes = s.max_nodes.max(node_count(result));
-    }
-
-    /// A relation version turned into a subgoal over variable homes.
-    fn prepare_atom(&self, a: &super::planner::AtomPlan, bdd: &Bdd) -> Result<Bdd> {
-        let mut b = if a.restrict.is_empty() {
-            bdd.clone()
-        } else {
-            bdd.restrict(&a.restrict)
+    /// A relation version turned into a subgoal over variable homes:
+    /// restricted to its constants, projected and renamed. A subgoal that
+    /// needs none of these is the relation itself, borrowed: saturation
+    /// prepares its operands at every inner step, and a copy of a
+    /// million-node relation costs a memory copy and fresh pages each
+    /// time.
+    fn prepare_atom<'b>(&self, a: &super::planner::AtomPlan, bdd: &'b Bdd) -> Result<Cow<'b, Bdd>> {
+        let mut b = Cow::Borrowed(bdd);
+        if !a.restrict.is_empty() {
+            b = Cow::Owned(b.restrict(&a.restrict));
+        }
+        if let Some(eq) = &a.equal {
+            b = Cow::Owned(relprod(&b, eq, &a.quantify));
+        } else if !a.quantify.is_empty() {
+            b = Cow::Owned(exists(&b, &a.quantify));
+        }
+        if a.rename.is_empty() {
+            return Ok(b);
+        }
+        let renamed = match b {
+            Cow::Borrowed(x) => rename(x, &a.rename),
+            Cow::Owned(x) => rename_owned(x, &a.rename),
         };
-        b = match &a.equal {
-            Some(eq) => relprod(&b, eq, &a.quantify),
-            None => exists(&b, &a.quantify),
-        };
-        rename(&b, &a.rename).map_err(|e| {
+        renamed.map(Cow::Owned).map_err(|e| {
             Error::new(
                 ErrorKind::Unsupported,
                 format!("internal rename error: {e}"),
@@ -546,7 +549,7 @@ impl Solver {
     fn prepare_static(&self, p: &RulePlan) -> Result<Prepared> {
         let mut negs = Vec::new();
         for n in &p.negs {
-            negs.push(self.prepare_atom(n, &self.rels[n.rel])?);
+            negs.push(self.prepare_atom(n, &self.rels[n.rel])?.into_owned());
         }
         let mut factors = Vec::new();
         for f in &p.factors {
@@ -555,7 +558,7 @@ impl Solver {
                 factors.push(None);
                 continue;
             }
-            let mut b = self.prepare_atom(a, &self.rels[a.rel])?;
+            let mut b = self.prepare_atom(a, &self.rels[a.rel])?.into_owned();
             if tracing() && !a.rename.is_empty() {
                 let moves: Vec<String> = self.prog.relations[a.rel]
                     .attrs
@@ -710,7 +713,7 @@ impl Solver {
             }
         }
         let t = Instant::now();
-        let mut out = rename(&result, &p.head.rename).map_err(|e| {
+        let mut out = rename_owned(result, &p.head.rename).map_err(|e| {
             Error::new(
                 ErrorKind::Unsupported,
                 format!("internal rename error: {e}"),
@@ -742,16 +745,23 @@ struct Prepared {
     negs: Vec<Bdd>,
 }
 
+/// Counts one evaluation of `rule` that took `dt` and made `result`.
+fn record_rule(stats: &mut SolveStats, rule: usize, result: &Bdd, dt: Duration) {
+    let s = &mut stats.rules[rule];
+    s.evaluations += 1;
+    s.time += dt;
+    s.max_nodes = s.max_nodes.max(node_count(result));
+}
+
 fn accumulate(acc: &mut HashMap<RelId, Bdd>, rel: RelId, r: Bdd) {
     if r.is_false() {
         return;
     }
-    match acc.get_mut(&rel) {
-        Some(a) => *a = apply::or(a, &r),
-        None => {
-            acc.insert(rel, r);
-        }
-    }
+    let merged = match acc.remove(&rel) {
+        Some(a) => apply::or_owned(a, r),
+        None => r,
+    };
+    acc.insert(rel, merged);
 }
 
 /// The shortest join step the trace prints: `REFRACT_TRACE_MS`

@@ -16,7 +16,7 @@
 //! finds joins the iteration's new tuples, and every other rule sees them
 //! as delta in the next iteration, so the fixpoint is the same.
 
-use super::{accumulate, trace_threshold, tracing, Prepared, Solver};
+use super::{accumulate, record_rule, trace_threshold, tracing, Prepared, Solver};
 use crate::bdd::apply;
 use crate::bdd::node_builder::mk_false;
 use crate::bdd::partition::partition;
@@ -25,6 +25,7 @@ use crate::datalog::planner::{RulePlan, Source, Step};
 use crate::datalog::program::RelId;
 use biodivine_lib_bdd::Bdd;
 use rayon::prelude::*;
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
@@ -64,12 +65,13 @@ impl Solver {
             }
         }
         let fulls_start = Instant::now();
-        let fulls: HashMap<(usize, usize), Bdd> = needed
+        let rels = &self.rels;
+        let fulls: HashMap<(usize, usize), Cow<Bdd>> = needed
             .par_iter()
             .map(|&(pi, atom)| {
                 let a = &plans[pi].atoms[atom];
                 let t = Instant::now();
-                let b = self.prepare_atom(a, &self.rels[a.rel])?;
+                let b = self.prepare_atom(a, &rels[a.rel])?;
                 if tracing() {
                     self.note_step(plans[pi].rule, "prepare full".into(), t.elapsed());
                 }
@@ -164,14 +166,14 @@ impl Solver {
                 .map(|&(pi, atom)| {
                     let a = &plans[pi].atoms[atom];
                     let b = match known_now.get(&a.rel) {
-                        Some(n) => self.prepare_atom(a, n)?,
+                        Some(n) => self.prepare_atom(a, n)?.into_owned(),
                         None => mk_false(nv),
                     };
                     Ok(((pi, atom), b))
                 })
                 .collect::<Result<_>>()?;
             new_prepared.extend(fresh);
-            let recent_prepared: HashMap<(usize, usize), Bdd> = others
+            let recent_prepared: HashMap<(usize, usize), Cow<Bdd>> = others
                 .par_iter()
                 .filter_map(|&(pi, atom)| {
                     let a = &plans[pi].atoms[atom];
@@ -207,9 +209,9 @@ impl Solver {
                             // by part.
                             let key = (s.plan, other);
                             let parts = [
-                                fulls.get(&key),
+                                fulls.get(&key).map(|b| &**b),
                                 new_prepared_now.get(&key),
-                                recent_prepared_now.get(&key),
+                                recent_prepared_now.get(&key).map(|b| &**b),
                             ];
                             let mut acc = mk_false(nv);
                             for (label, part) in ["full", "new", "recent"].iter().zip(parts) {
@@ -236,12 +238,14 @@ impl Solver {
                     };
                     // What is known already goes here, on the job's thread.
                     let head = p.head_rel;
-                    r = apply::and_not(&r, &self.rels[head]);
-                    for known in [known.get(&head), recent_now.get(&head)]
-                        .into_iter()
-                        .flatten()
-                    {
-                        r = apply::and_not(&r, known);
+                    let td = Instant::now();
+                    // (The relation, what the iteration found, what the
+                    // last steps found: one pass over the job's tuples.)
+                    let seen = [Some(&self.rels[head]), known.get(&head), recent_now.get(&head)];
+                    let seen: Vec<&Bdd> = seen.into_iter().flatten().collect();
+                    r = apply::and_not_all(&r, &seen);
+                    if tracing() {
+                        self.note_step(p.rule, "dedupe".into(), td.elapsed());
                     }
                     Ok((si, r, t.elapsed()))
                 })
@@ -251,7 +255,7 @@ impl Solver {
             let mut parts: HashMap<RelId, Vec<Bdd>> = HashMap::new();
             for (si, r, dt) in results {
                 profile.jobs_cpu += dt;
-                self.record_rule(plans[saturating[si].plan].rule, &r, dt);
+                record_rule(&mut self.stats, plans[saturating[si].plan].rule, &r, dt);
                 if !r.is_false() {
                     parts
                         .entry(plans[saturating[si].plan].head_rel)
@@ -262,9 +266,7 @@ impl Solver {
             frontier = parts
                 .into_par_iter()
                 .filter_map(|(rel, parts)| {
-                    let union = parts
-                        .into_par_iter()
-                        .reduce_with(|a, b| apply::or(&a, &b))?;
+                    let union = parts.into_par_iter().reduce_with(apply::or_owned)?;
                     Some((rel, union))
                 })
                 .collect();
@@ -273,25 +275,36 @@ impl Solver {
             // step's tuples and is folded into the base once it holds a
             // quarter of its size: a step costs the recent part's size,
             // not all of `new`'s.
-            let folds: Vec<(RelId, Bdd, Option<Bdd>)> = frontier
-                .par_iter()
-                .map(|(rel, x)| {
-                    let r = recent
-                        .get(rel)
-                        .map_or_else(|| x.clone(), |r| apply::or(r, x));
-                    let base = new.get(rel).map_or(0, |b| b.size());
-                    if r.size() * 4 > base {
-                        let merged = new.get(rel).map_or_else(|| r.clone(), |b| apply::or(b, &r));
-                        (*rel, mk_false(nv), Some(merged))
+            // Both parts are taken out of their maps, so that each `or`
+            // grows the larger operand's own nodes.
+            let work: Vec<(RelId, &Bdd, Option<Bdd>, Option<Bdd>)> = frontier
+                .iter()
+                .map(|(rel, x)| (*rel, x, recent.remove(rel), new.remove(rel)))
+                .collect();
+            let folds: Vec<(RelId, Bdd, Option<Bdd>, bool)> = work
+                .into_par_iter()
+                .map(|(rel, x, recent, base)| {
+                    let r = match recent {
+                        Some(r) => apply::or_into(r, x),
+                        None => x.clone(),
+                    };
+                    if r.size() * 4 > base.as_ref().map_or(0, Bdd::size) {
+                        let merged = match base {
+                            Some(b) => apply::or_into(b, &r),
+                            None => r,
+                        };
+                        (rel, mk_false(nv), Some(merged), true)
                     } else {
-                        (*rel, r, None)
+                        (rel, r, base, false)
                     }
                 })
                 .collect();
-            for (rel, r, merged) in folds {
+            for (rel, r, base, folded) in folds {
                 recent.insert(rel, r);
-                if let Some(m) = merged {
-                    new.insert(rel, m);
+                if let Some(b) = base {
+                    new.insert(rel, b);
+                }
+                if folded {
                     new_prepared.retain(|&(pi, atom), _| plans[pi].atoms[atom].rel != rel);
                 }
             }
