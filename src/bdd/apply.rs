@@ -177,13 +177,13 @@ pub fn and_not(a: &Bdd, b: &Bdd) -> Bdd {
     })
 }
 
-/// `a ∧ ¬b₁ ∧ … ∧ ¬bₖ` for at most three `b`s, in one pass: new tuples
-/// checked against everything known (the full relation, what this
-/// iteration found, what the last steps found). Chained `and_not`s each
-/// copy, hash and compact the result of the one before; a saturation
-/// step's joins spent a quarter of their time in three of them, though
-/// the first removed a tenth of the nodes. Like [`subtract_from`], the
-/// result starts as `a`'s own nodes.
+/// `a ∧ ¬b₁ ∧ … ∧ ¬bₖ`, up to three `b`s in one pass (more, three at a
+/// time): new tuples checked against everything known (the full
+/// relation, what this iteration found, what the last steps found).
+/// Chained `and_not`s each copy, hash and compact the result of the one
+/// before; a saturation step's joins spent a quarter of their time in
+/// three of them, though the first removed a tenth of the nodes. Like
+/// [`subtract_from`], the result starts as `a`'s own nodes.
 pub fn and_not_all(a: &Bdd, bs: &[&Bdd]) -> Bdd {
     let bs: Vec<&Bdd> = bs.iter().copied().filter(|b| !b.is_false()).collect();
     if a.is_false() || bs.is_empty() {
