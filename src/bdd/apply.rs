@@ -112,7 +112,8 @@ fn apply_on_left<F: Fn(BddPointer, BddPointer) -> Option<BddPointer>>(
     terminal: F,
 ) -> Bdd {
     let root = left.root_pointer();
-    let mut job = OnLeft {
+    let mut job = Apply {
+        left: Left::InOutput,
         right,
         terminal,
         out: Output::starting_from(left, hint),
@@ -120,42 +121,6 @@ fn apply_on_left<F: Fn(BddPointer, BddPointer) -> Option<BddPointer>>(
     };
     let root = job.go(root, right.root_pointer());
     job.out.finish(root)
-}
-
-/// A binary operation in progress whose left operand's nodes head the
-/// output (see [`apply_on_left`]): they are read from there.
-struct OnLeft<'a, F> {
-    right: &'a Bdd,
-    terminal: F,
-    out: Output,
-    memo: Memo,
-}
-
-impl<F: Fn(BddPointer, BddPointer) -> Option<BddPointer>> OnLeft<'_, F> {
-    fn go(&mut self, l: BddPointer, r: BddPointer) -> BddPointer {
-        if let Some(p) = (self.terminal)(l, r) {
-            return p;
-        }
-        let k = key(l, r);
-        if let Some(p) = self.memo.get(k) {
-            return p;
-        }
-        // `l` is one of the left operand's nodes, which the output keeps
-        // unchanged below the nodes it appends.
-        let ln = self.out.nodes[l.to_index()];
-        let var = ln.var.min(self.right.var_of(r));
-        let (l0, l1) = if ln.var == var {
-            (ln.low_link, ln.high_link)
-        } else {
-            (l, l)
-        };
-        let (r0, r1) = cofactors(self.right, r, var);
-        let low = self.go(l0, r0);
-        let high = self.go(l1, r1);
-        let p = self.out.mk(var, low, high);
-        self.memo.insert(k, p);
-        p
-    }
 }
 
 /// `a ∧ ¬b`.
@@ -420,10 +385,19 @@ impl Output {
     }
 }
 
+/// Where a binary operation reads its left operand's nodes.
+enum Left<'a> {
+    /// From the operand.
+    Bdd(&'a Bdd),
+    /// From the output, which starts as the operand's nodes and keeps
+    /// them unchanged below the nodes it appends (see [`apply_on_left`]).
+    InOutput,
+}
+
 /// A binary operation in progress: `terminal` gives the result of the
 /// pairs that need no recursion.
 struct Apply<'a, F> {
-    left: &'a Bdd,
+    left: Left<'a>,
     right: &'a Bdd,
     terminal: F,
     out: Output,
@@ -439,8 +413,16 @@ impl<F: Fn(BddPointer, BddPointer) -> Option<BddPointer>> Apply<'_, F> {
         if let Some(p) = self.memo.get(k) {
             return p;
         }
-        let var = self.left.var_of(l).min(self.right.var_of(r));
-        let (l0, l1) = cofactors(self.left, l, var);
+        let ln = match self.left {
+            Left::Bdd(b) => BddNode::mk_node(b.var_of(l), b.low_link_of(l), b.high_link_of(l)),
+            Left::InOutput => self.out.nodes[l.to_index()],
+        };
+        let var = ln.var.min(self.right.var_of(r));
+        let (l0, l1) = if ln.var == var {
+            (ln.low_link, ln.high_link)
+        } else {
+            (l, l)
+        };
         let (r0, r1) = cofactors(self.right, r, var);
         let low = self.go(l0, r0);
         let high = self.go(l1, r1);
@@ -459,7 +441,7 @@ fn apply(
     op: fn(Option<bool>, Option<bool>) -> Option<bool>,
 ) -> Bdd {
     let mut job = Apply {
-        left,
+        left: Left::Bdd(left),
         right,
         terminal: |l: BddPointer, r: BddPointer| {
             op(l.as_bool(), r.as_bool()).map(BddPointer::from_bool)
