@@ -206,18 +206,16 @@ impl Subtract<'_> {
         if let Some(p) = self.memo.get(k) {
             return p;
         }
+        // A zero pointer tests no variable and is its own cofactor, so
+        // absent operands need no case of their own here.
         let mut var = self.left.var_of(l);
         for (r, op) in rs.iter().zip(self.ops) {
-            if !r.is_zero() {
-                var = var.min(op.var_of(*r));
-            }
+            var = var.min(op.var_of(*r));
         }
         let (l0, l1) = cofactors(self.left, l, var);
         let (mut r0, mut r1) = (rs, rs);
         for i in 0..3 {
-            if !rs[i].is_zero() {
-                (r0[i], r1[i]) = cofactors(self.ops[i], rs[i], var);
-            }
+            (r0[i], r1[i]) = cofactors(self.ops[i], rs[i], var);
         }
         let low = self.go(l0, r0);
         let high = self.go(l1, r1);
