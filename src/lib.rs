@@ -17,7 +17,8 @@
 //!   interactive shell or as batch scripts;
 //! - [`export`]: relations and the call graph as TSV, CSV, JSON or DOT;
 //! - [`io`]: the file formats relations are read from and written to
-//!   (`.bdd`, `.tuples`, map files, Soufflé-style TSV).
+//!   (`.bdd`, `.tuples`, map files, Soufflé-style TSV);
+//! - [`interrupt`]: Ctrl-C and the memory budget, polled by long work.
 
 #![warn(missing_docs)]
 
@@ -29,6 +30,7 @@ pub mod database;
 pub mod datalog;
 pub mod export;
 pub mod facts;
+pub mod interrupt;
 pub mod io;
 pub mod ir;
 pub mod session;

@@ -14,6 +14,10 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Stop with an error when the process's memory exceeds SIZE (such as
+    /// 4G or 512M); the default is 85% of physical memory.
+    #[arg(long, global = true, value_name = "SIZE")]
+    max_memory: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -75,9 +79,14 @@ enum Command {
         /// The JDK: auto ($JAVA_HOME, else `java` on PATH), none, or a JDK home.
         #[arg(long, default_value = "auto")]
         jdk: JdkChoice,
-        /// The database directory to write.
+        /// The database directory to write. An existing database there is
+        /// replaced; any other directory only with --force.
         #[arg(short = 'o', long = "output")]
         output: PathBuf,
+        /// Replace a directory at the output path that is not a refract
+        /// database (never one that holds an input).
+        #[arg(long)]
+        force: bool,
         /// Print no progress or summary.
         #[arg(short, long)]
         quiet: bool,
@@ -132,9 +141,14 @@ enum Command {
         /// implementation, and calls on their elements are reported unresolved.
         #[arg(long)]
         member_arrays: bool,
-        /// The database directory to write.
+        /// The database directory to write. An existing database there is
+        /// replaced; any other directory only with --force.
         #[arg(short = 'o', long = "output")]
         output: PathBuf,
+        /// Replace a directory at the output path that is not a refract
+        /// database (never one that holds an input).
+        #[arg(long)]
+        force: bool,
         /// Print no progress or report.
         #[arg(short, long)]
         quiet: bool,
@@ -265,6 +279,10 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<()> {
+    cli::set_memory_budget(cli.max_memory.as_deref())?;
+    if !matches!(cli.command, Command::Repl { .. }) {
+        cli::handle_interrupts();
+    }
     match cli.command {
         Command::Run {
             program,
@@ -286,8 +304,9 @@ fn run(cli: Cli) -> Result<()> {
             classpath,
             jdk,
             output,
+            force,
             quiet,
-        } => cli::facts::facts(&classpath, &jdk, &output, quiet),
+        } => cli::facts::facts(&classpath, &jdk, &output, force, quiet),
         Command::Analyze {
             classpath,
             mains,
@@ -297,6 +316,7 @@ fn run(cli: Cli) -> Result<()> {
             spec,
             member_arrays,
             output,
+            force,
             quiet,
         } => cli::analyze::run_analyze(cli::analyze::AnalyzeArgs {
             classpath,
@@ -309,6 +329,7 @@ fn run(cli: Cli) -> Result<()> {
                 member_arrays,
             },
             output,
+            force,
             quiet,
         }),
         Command::Report { db, imprecise } => cli::analyze::run_report(&db, imprecise),

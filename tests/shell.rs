@@ -553,7 +553,8 @@ fn a_database_reads_back_exactly_what_the_analysis_computed() {
         spec: None,
         member_arrays: false,
     };
-    let (solver, _, _) = analyze(facts, &opts, &path, ManifestBuilder::new("analyze")).unwrap();
+    let (solver, _, _) =
+        analyze(facts, &opts, &path, false, ManifestBuilder::new("analyze")).unwrap();
     let mut db = Database::open(&path).unwrap();
     let names = relation_names(&db);
     assert!(names.len() > 60, "{names:?}");

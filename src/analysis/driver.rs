@@ -57,6 +57,9 @@ pub enum AnalysisError {
     /// The specification file is malformed.
     #[error("{0}")]
     Spec(String),
+    /// Ctrl-C, or the memory budget, stopped the run outside the solver.
+    #[error("{0}")]
+    Interrupted(crate::interrupt::Interrupted),
 }
 
 /// Timings and sizes of a run.
@@ -110,11 +113,27 @@ pub fn roots(facts: &ProgramFacts, opts: &AnalysisOptions) -> Result<Vec<u32>, A
 /// options and timings are added to it. Returns the solved engine (in
 /// which the fact relations no rule reads, see [`relations_read`], are
 /// empty: the database has them), the summary of the facts written as
-/// maps and tuples, and statistics.
+/// maps and tuples, and statistics. `force`: replace a directory at `db`
+/// that is not a database (the caller has checked the destination with
+/// [`crate::database::staged::check_destination`]).
 pub fn analyze(
     facts: ProgramFacts,
     opts: &AnalysisOptions,
     db: &Path,
+    force: bool,
+    manifest: ManifestBuilder,
+) -> Result<(Solver, Summary, AnalysisStats), AnalysisError> {
+    // The solver names the stratum it was in; a stop while the facts are
+    // encoded is caught here. Either way the staged database is dropped.
+    crate::interrupt::catch(|| analyze_unguarded(facts, opts, db, force, manifest))
+        .map_err(AnalysisError::Interrupted)?
+}
+
+fn analyze_unguarded(
+    facts: ProgramFacts,
+    opts: &AnalysisOptions,
+    db: &Path,
+    force: bool,
     mut manifest: ManifestBuilder,
 ) -> Result<(Solver, Summary, AnalysisStats), AnalysisError> {
     let b = &facts.builder;
@@ -123,7 +142,7 @@ pub fn analyze(
         (Some(path), _) => spec::resolve_file(path, b).map_err(AnalysisError::Spec)?,
         (None, _) => Vec::new(),
     };
-    let staged = StagedDatabase::create(db)?;
+    let staged = StagedDatabase::create(db, force)?;
     let dir = staged.path().to_path_buf();
     let t = Instant::now();
     let domains = write_maps_and_schema(b, &dir)?;

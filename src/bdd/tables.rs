@@ -56,6 +56,13 @@ impl MemoKey for u128 {
     }
 }
 
+/// Every operation polls [`crate::interrupt`] when its count of computed
+/// entries or of new nodes is a multiple of this plus one (4,096): a
+/// Ctrl-C or an exceeded memory budget stops even a single product of
+/// minutes within a millisecond or so, at the cost of one test of a
+/// counter per step.
+const POLL_EVERY: usize = (1 << 12) - 1;
+
 /// The smallest computed table.
 const MEMO_MIN_SLOTS: usize = 1 << 10;
 /// The largest computed table: 8 M slots, 128 MB for 64-bit keys. Beyond
@@ -100,6 +107,9 @@ impl<K: MemoKey> Memo<K> {
     #[inline]
     pub(crate) fn insert(&mut self, key: K, value: BddPointer) {
         self.inserts += 1;
+        if self.inserts & POLL_EVERY == 0 {
+            crate::interrupt::poll();
+        }
         if self.inserts > self.slots.len() && self.slots.len() < MEMO_MAX_SLOTS {
             self.grow();
         }
@@ -179,6 +189,9 @@ impl UniqueTable {
             s = (s + 1) & mask;
         }
         let i = nodes.len();
+        if i & POLL_EVERY == 0 {
+            crate::interrupt::poll();
+        }
         nodes.push(node);
         self.slots[s] = tag | i as u64;
         self.len += 1;

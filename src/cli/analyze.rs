@@ -4,8 +4,7 @@ use super::progress::ProgressLine;
 use anyhow::{bail, Result};
 use refract::analysis::driver::{analyze, AnalysisOptions};
 use refract::analysis::{export, report, results, Variant};
-use refract::classpath::jdk::{jmods, JdkChoice};
-use refract::classpath::ClassPath;
+use refract::classpath::jdk::JdkChoice;
 use refract::database::manifest::ManifestBuilder;
 use refract::database::Database;
 use refract::facts::{generate, Progress};
@@ -22,6 +21,8 @@ pub struct AnalyzeArgs {
     pub options: AnalysisOptions,
     /// The database to write.
     pub output: PathBuf,
+    /// Replace a directory at `output` that is not a database.
+    pub force: bool,
     /// No progress and no report.
     pub quiet: bool,
 }
@@ -32,16 +33,10 @@ pub fn run_analyze(a: AnalyzeArgs) -> Result<()> {
     if a.options.variant == Variant::Sound && a.options.spec.is_none() {
         bail!("--reflection sound needs --spec FILE (the classes unresolved sites return)");
     }
-    let mut cp = ClassPath::default();
-    for p in &a.classpath {
-        if !p.exists() {
-            bail!("{}: no such file or directory", p.display());
-        }
-        cp.push_application(p.clone());
-    }
-    for j in jmods(&a.jdk)? {
-        cp.push_library(j);
-    }
+    let cp = super::facts::class_path(&a.classpath, &a.jdk)?;
+    let mut inputs: Vec<PathBuf> = cp.entries.iter().map(|e| e.path.clone()).collect();
+    inputs.extend(a.options.spec.iter().cloned());
+    super::prepare_output(&a.output, &inputs, a.force)?;
     let bar = ProgressLine::new(a.quiet);
     let start = std::time::Instant::now();
     let facts = generate(&cp, &|p| match p {
@@ -49,6 +44,7 @@ pub fn run_analyze(a: AnalyzeArgs) -> Result<()> {
         Progress::Translated(d, t) => bar.show("translating", d, t),
     });
     bar.finish();
+    super::facts::check_read(&facts)?;
     for p in facts.problems.iter().take(20) {
         eprintln!("warning: skipped {p}");
     }
@@ -62,7 +58,7 @@ pub fn run_analyze(a: AnalyzeArgs) -> Result<()> {
     let mut manifest = ManifestBuilder::new("analyze");
     super::facts::record_inputs(&mut manifest, &a.classpath, &a.jdk)?;
     manifest.timing("facts", facts_time.as_secs_f64());
-    let (solver, _, stats) = analyze(facts, &a.options, &a.output, manifest)?;
+    let (solver, _, stats) = analyze(facts, &a.options, &a.output, a.force, manifest)?;
     drop(solver);
     if !a.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         eprintln!();

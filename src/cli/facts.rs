@@ -14,17 +14,16 @@ use std::path::{Path, PathBuf};
 const SHOWN_PROBLEMS: usize = 20;
 
 /// Builds the database of `classpath` (+ the JDK) into `output`.
-pub fn facts(classpath: &[PathBuf], jdk: &JdkChoice, output: &Path, quiet: bool) -> Result<()> {
-    let mut cp = ClassPath::default();
-    for p in classpath {
-        if !p.exists() {
-            bail!("{}: no such file or directory", p.display());
-        }
-        cp.push_application(p.clone());
-    }
-    for j in jmods(jdk)? {
-        cp.push_library(j);
-    }
+pub fn facts(
+    classpath: &[PathBuf],
+    jdk: &JdkChoice,
+    output: &Path,
+    force: bool,
+    quiet: bool,
+) -> Result<()> {
+    let cp = class_path(classpath, jdk)?;
+    let inputs: Vec<PathBuf> = cp.entries.iter().map(|e| e.path.clone()).collect();
+    super::prepare_output(output, &inputs, force)?;
     let bar = ProgressLine::new(quiet);
     let start = std::time::Instant::now();
     let facts = generate(&cp, &|p| match p {
@@ -32,10 +31,11 @@ pub fn facts(classpath: &[PathBuf], jdk: &JdkChoice, output: &Path, quiet: bool)
         Progress::Translated(d, t) => bar.show("translating", d, t),
     });
     bar.finish();
+    check_read(&facts)?;
     let mut manifest = ManifestBuilder::new("facts");
     record_inputs(&mut manifest, classpath, jdk)?;
     manifest.timing("facts", start.elapsed().as_secs_f64());
-    let summary = write_database(&facts.builder, output, &manifest)
+    let summary = write_database(&facts.builder, output, &manifest, force)
         .with_context(|| format!("cannot write the database {}", output.display()))?;
     for (k, p) in facts.problems.iter().enumerate() {
         if k == SHOWN_PROBLEMS {
@@ -74,6 +74,41 @@ pub fn facts(classpath: &[PathBuf], jdk: &JdkChoice, output: &Path, quiet: bool)
         writeln!(out, "  {r:<19} {n:>10}")?;
     }
     out.flush()?;
+    Ok(())
+}
+
+/// The class path of the application entries (each must exist) and the
+/// JDK's jmods.
+pub fn class_path(classpath: &[PathBuf], jdk: &JdkChoice) -> Result<ClassPath> {
+    let mut cp = ClassPath::default();
+    for p in classpath {
+        if !p.exists() {
+            bail!("{}: no such file or directory", p.display());
+        }
+        cp.push_application(p.clone());
+    }
+    for j in jmods(jdk)? {
+        cp.push_library(j);
+    }
+    Ok(cp)
+}
+
+/// Fails when the run was interrupted, or when no class of the
+/// application could be read (an empty database helps nobody).
+pub fn check_read(facts: &refract::facts::ProgramFacts) -> Result<()> {
+    if let Some(why) = refract::interrupt::pending() {
+        bail!("{why}, while reading the class path");
+    }
+    if facts.builder.stats.classes.0 == 0 {
+        let why = match facts.problems.first() {
+            Some(p) => format!(": {p}"),
+            None => String::new(),
+        };
+        bail!(
+            "no class could be read from the application class path ({} skipped){why}",
+            facts.problems.len()
+        );
+    }
     Ok(())
 }
 

@@ -5,3 +5,41 @@ pub mod facts;
 pub mod progress;
 pub mod repl;
 pub mod run;
+
+use anyhow::Result;
+use refract::database::staged::{check_destination, Destination};
+use std::path::{Path, PathBuf};
+
+/// Checks, before any work, that a database may be written to `output`
+/// (see [`refract::database::staged`]); `inputs` are every file or
+/// directory the run reads.
+pub fn prepare_output(output: &Path, inputs: &[PathBuf], force: bool) -> Result<Destination> {
+    Ok(check_destination(output, inputs, force)?)
+}
+
+/// Sets the memory budget: `--max-memory`, else 85% of physical memory.
+pub fn set_memory_budget(max_memory: Option<&str>) -> Result<()> {
+    let budget = match max_memory {
+        Some(text) => Some(refract::interrupt::parse_size(text).map_err(anyhow::Error::msg)?),
+        None => refract::interrupt::default_budget(),
+    };
+    if let Some(b) = budget {
+        refract::interrupt::watch_memory(b);
+    }
+    Ok(())
+}
+
+/// Ctrl-C for the batch commands: the first asks the work in progress to
+/// stop (the BDD kernel and the front end poll for it, and the staged
+/// database is removed as the work unwinds); a second ends the process at
+/// once, removing the staged database first.
+pub fn handle_interrupts() {
+    let _ = ctrlc::set_handler(|| {
+        if refract::interrupt::pending().is_some() {
+            refract::database::staged::remove_live();
+            std::process::exit(130);
+        }
+        refract::interrupt::request_cancel();
+        eprintln!("\ninterrupted: stopping (Ctrl-C again to quit at once)");
+    });
+}

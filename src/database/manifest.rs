@@ -27,6 +27,9 @@ use std::path::{Path, PathBuf};
 
 /// The format this build reads and writes.
 pub const FORMAT: &str = "refract-db 1";
+/// How every manifest begins, whatever its format version: what marks a
+/// directory as a refract database.
+pub const FORMAT_PREFIX: &str = "format\trefract-db";
 /// The manifest's file name.
 pub const MANIFEST: &str = "metadata.tsv";
 

@@ -53,6 +53,8 @@ pub enum ErrorKind {
     Unsupported,
     /// The user interrupted the evaluation.
     Cancelled,
+    /// The memory budget (`--max-memory`) was exceeded.
+    OutOfMemory,
 }
 
 /// An error with its location in the Datalog source (or data file).

@@ -35,7 +35,14 @@ impl Solver {
         for rel in 0..self.prog.relations.len() {
             let opts = &self.prog.relations[rel].options;
             if opts.input || opts.input_tuples {
-                self.load_input(rel, facts_dir)?;
+                crate::interrupt::catch(|| self.load_input(rel, facts_dir)).map_err(|why| {
+                    let name = &self.prog.relations[rel].name;
+                    let kind = match why {
+                        crate::interrupt::Interrupted::Cancelled => ErrorKind::Cancelled,
+                        _ => ErrorKind::OutOfMemory,
+                    };
+                    Error::new(kind, format!("{why}, while loading the input {name}"))
+                })??;
             }
         }
         Ok(())

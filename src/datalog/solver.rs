@@ -169,10 +169,13 @@ impl Solver {
                     .filter(|st| st.relations.iter().any(|&r| affected(r)))
                     .cloned()
                     .collect();
-                let outs = group
-                    .par_iter()
-                    .map(|st| self.run_exit_rules(st))
-                    .collect::<Result<Vec<_>>>()?;
+                let outs = crate::interrupt::catch(|| {
+                    group
+                        .par_iter()
+                        .map(|st| self.run_exit_rules(st))
+                        .collect::<Result<Vec<_>>>()
+                })
+                .map_err(|why| self.interrupted(why, &group))??;
                 for (plans, _, results) in outs {
                     for (rel, r) in self.collect_exits(&plans, results) {
                         self.rels[rel] = apply::or(&self.rels[rel], &r);
@@ -184,7 +187,8 @@ impl Solver {
             }
             if self.strata[si].relations.iter().any(|&r| affected(r)) {
                 let stratum = self.strata[si].clone();
-                let iters = self.solve_stratum(&stratum)?;
+                let iters = crate::interrupt::catch(|| self.solve_stratum(&stratum))
+                    .map_err(|why| self.interrupted(why, std::slice::from_ref(&stratum)))??;
                 self.stats.iterations.push(iters);
             }
             si += 1;
@@ -507,11 +511,57 @@ impl Solver {
     }
 
     fn check_cancel(&self) -> Result<()> {
+        if let Some(why) = crate::interrupt::pending() {
+            return Err(self.interrupted(why, &[]));
+        }
         match &self.cancel {
             Some(flag) if flag.load(std::sync::atomic::Ordering::Relaxed) => {
                 Err(Error::new(ErrorKind::Cancelled, "cancelled (Ctrl-C)"))
             }
             _ => Ok(()),
+        }
+    }
+
+    /// The error for work stopped by [`crate::interrupt`] while `strata`
+    /// ran: it names their relations and the first rule of each.
+    pub(crate) fn interrupted(
+        &self,
+        why: crate::interrupt::Interrupted,
+        strata: &[Stratum],
+    ) -> Error {
+        let kind = match why {
+            crate::interrupt::Interrupted::Cancelled => ErrorKind::Cancelled,
+            crate::interrupt::Interrupted::OutOfMemory { .. } => ErrorKind::OutOfMemory,
+        };
+        let mut what = Vec::new();
+        for st in strata.iter().take(3) {
+            let names: Vec<&str> = st
+                .relations
+                .iter()
+                .take(6)
+                .map(|&r| self.prog.relations[r].name.as_str())
+                .collect();
+            let more = st.relations.len().saturating_sub(names.len());
+            let mut text = format!("the stratum of {}", names.join(", "));
+            if more > 0 {
+                text.push_str(&format!(" and {more} more"));
+            }
+            if let Some(rule) = st.rules.first().map(|&i| &self.prog.rules[i]) {
+                text.push_str(&format!(
+                    " (rules from {}:{})",
+                    rule.loc.file.display(),
+                    rule.loc.line
+                ));
+            }
+            what.push(text);
+        }
+        if strata.len() > 3 {
+            what.push(format!("{} more strata", strata.len() - 3));
+        }
+        if what.is_empty() {
+            Error::new(kind, why.to_string())
+        } else {
+            Error::new(kind, format!("{why}, while solving {}", what.join("; ")))
         }
     }
 

@@ -90,6 +90,11 @@ pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> Program
     let total = kept.len();
     let mut done = 0;
     for batch in kept.chunks(BATCH) {
+        // A Ctrl-C (or the memory budget) stops here; the caller sees
+        // the request and does not use the partial facts.
+        if crate::interrupt::pending().is_some() {
+            break;
+        }
         let lowered: Vec<Vec<(usize, Result<MethodIr, String>)>> =
             batch.par_iter().map(|(c, _)| lower_class(c)).collect();
         for ((c, loc), methods) in batch.iter().zip(lowered) {

@@ -65,21 +65,28 @@ fn write_lines(path: &Path, n: usize, name: impl Fn(usize) -> String) -> io::Res
 }
 
 /// Writes the facts into a new staged database for `dir`; the caller
-/// adds what else belongs in it and commits it.
-pub fn stage_database(b: &FactsBuilder, dir: &Path) -> io::Result<(StagedDatabase, Summary)> {
-    let staged = StagedDatabase::create(dir)?;
+/// adds what else belongs in it and commits it. `force`: replace a
+/// directory that is not a database (see [`crate::database::staged`]).
+pub fn stage_database(
+    b: &FactsBuilder,
+    dir: &Path,
+    force: bool,
+) -> io::Result<(StagedDatabase, Summary)> {
+    let staged = StagedDatabase::create(dir, force)?;
     let summary = write_facts(b, staged.path(), &|_| true)?;
     Ok((staged, summary))
 }
 
 /// Writes the database to `dir` with its manifest (replacing an existing
-/// database only once the new one is complete).
+/// database only once the new one is complete; `force`: see
+/// [`stage_database`]).
 pub fn write_database(
     b: &FactsBuilder,
     dir: &Path,
     manifest: &ManifestBuilder,
+    force: bool,
 ) -> io::Result<Summary> {
-    let (staged, summary) = stage_database(b, dir)?;
+    let (staged, summary) = stage_database(b, dir, force)?;
     staged.commit(manifest)?;
     Ok(summary)
 }

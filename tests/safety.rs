@@ -1,0 +1,248 @@
+//! Nothing lost: `-o` replaces only refract databases, never an input,
+//! never a file; interrupted runs leave no staging directories behind.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn refract() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_refract"))
+}
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/classes/reflection")
+}
+
+fn analyze_into(cwd: &Path, input: &Path, out: &str, extra: &[&str]) -> Output {
+    refract()
+        .arg("analyze")
+        .arg(input)
+        .args(["--main", "Invoke", "--jdk", "none", "-q", "-o", out])
+        .args(extra)
+        .current_dir(cwd)
+        .output()
+        .unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Every file below `dir`, with its contents.
+fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push((p.clone(), fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for e in fs::read_dir(from).unwrap() {
+        let p = e.unwrap().path();
+        let dest = to.join(p.file_name().unwrap());
+        if p.is_dir() {
+            copy_tree(&p, &dest);
+        } else {
+            fs::copy(&p, dest).unwrap();
+        }
+    }
+}
+
+#[test]
+fn output_into_a_directory_of_notes_is_refused_and_the_notes_stay() {
+    let t = tempfile::tempdir().unwrap();
+    let precious = t.path().join("precious");
+    fs::create_dir(&precious).unwrap();
+    fs::write(precious.join("notes.txt"), "notes\n").unwrap();
+    for cmd in ["analyze", "facts"] {
+        let o = if cmd == "analyze" {
+            analyze_into(t.path(), &fixture(), "precious", &[])
+        } else {
+            refract()
+                .arg("facts")
+                .arg(fixture())
+                .args(["--jdk", "none", "-q", "-o", "precious"])
+                .current_dir(t.path())
+                .output()
+                .unwrap()
+        };
+        assert_eq!(o.status.code(), Some(1), "{cmd}");
+        assert_eq!(
+            stderr(&o),
+            "error: precious: exists and is not a refract database (it has no metadata.tsv with a format line); \
+             refract will not replace it: choose another path with -o, or pass --force to replace it\n"
+        );
+        assert_eq!(
+            fs::read_to_string(precious.join("notes.txt")).unwrap(),
+            "notes\n"
+        );
+    }
+    // With --force it is replaced by a database.
+    let o = analyze_into(t.path(), &fixture(), "precious", &["--force"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(precious.join("metadata.tsv").is_file());
+    assert!(!precious.join("notes.txt").exists());
+    // A database is replaced without --force.
+    let o = analyze_into(t.path(), &fixture(), "precious", &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Nothing else is left beside it.
+    let names: Vec<String> = fs::read_dir(t.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["precious"]);
+}
+
+#[test]
+fn output_that_is_an_input_is_refused_even_with_force() {
+    let t = tempfile::tempdir().unwrap();
+    let classes = t.path().join("classes");
+    copy_tree(&fixture(), &classes);
+    let before = snapshot(&classes);
+    // Run from inside the class directory, writing to the directory itself.
+    for extra in [&[][..], &["--force"][..]] {
+        let o = analyze_into(&classes, Path::new("."), "../classes", extra);
+        assert_eq!(o.status.code(), Some(1));
+        assert_eq!(
+            stderr(&o),
+            "error: ../classes: is or contains the input .; refract never replaces its own inputs, \
+             even with --force: choose another path with -o\n"
+        );
+    }
+    // A directory that holds an input (a parent of it), too.
+    let o = analyze_into(t.path(), Path::new("classes"), ".", &["--force"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "error: .: not a path a database can be written to (it has no final name)\n"
+    );
+    let o = analyze_into(&classes, Path::new("."), "../..", &["--force"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(snapshot(&classes), before);
+}
+
+#[test]
+fn output_that_is_a_file_is_refused_before_any_work() {
+    let t = tempfile::tempdir().unwrap();
+    fs::write(t.path().join("file"), "mine\n").unwrap();
+    let o = analyze_into(t.path(), &fixture(), "file", &["--force"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "error: file: exists and is not a directory; a database is a directory, so choose another path with -o\n"
+    );
+    assert_eq!(fs::read_to_string(t.path().join("file")).unwrap(), "mine\n");
+    let names: Vec<String> = fs::read_dir(t.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["file"]);
+}
+
+#[test]
+fn facts_of_an_unreadable_class_path_fail() {
+    let t = tempfile::tempdir().unwrap();
+    fs::write(t.path().join("emptyfile"), "").unwrap();
+    let o = refract()
+        .args(["facts", "emptyfile", "--jdk", "none", "-o", "d.db"])
+        .current_dir(t.path())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).starts_with(
+            "error: no class could be read from the application class path (1 skipped): emptyfile"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!t.path().join("d.db").exists());
+}
+
+#[test]
+fn stale_staging_directories_of_killed_runs_are_removed_by_the_next_run() {
+    let t = tempfile::tempdir().unwrap();
+    // What a run killed with SIGKILL leaves: a marked staging directory
+    // whose process is gone.
+    let stale = t.path().join(".old.db.tmp-4000000000");
+    fs::create_dir(&stale).unwrap();
+    fs::write(stale.join(".refract-staging"), "4000000000\n").unwrap();
+    fs::write(stale.join("V.map"), "x\n").unwrap();
+    // A user's directory with a similar name, but not refract's: kept.
+    let lookalike = t.path().join(".mine.tmp-4000000001");
+    fs::create_dir(&lookalike).unwrap();
+    let o = analyze_into(t.path(), &fixture(), "new.db", &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stale.exists());
+    assert!(lookalike.exists());
+}
+
+/// Ctrl-C during `analyze` against the JDK: the run stops promptly and
+/// leaves neither a database nor its staging directory.
+#[test]
+fn ctrl_c_during_analyze_removes_the_staging_directory() {
+    let t = tempfile::tempdir().unwrap();
+    let mut child = refract()
+        .arg("analyze")
+        .arg(fixture())
+        .args(["--main", "Invoke", "--jdk", "auto", "-q", "-o", "out.db"])
+        .current_dir(t.path())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until the staging directory exists (the facts are written
+    // into it once the class path is read).
+    let start = Instant::now();
+    let staged = || {
+        fs::read_dir(t.path()).unwrap().any(|e| {
+            e.unwrap()
+                .file_name()
+                .to_string_lossy()
+                .starts_with(".out.db.tmp-")
+        })
+    };
+    while !staged() && start.elapsed() < Duration::from_secs(120) {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(staged(), "the run never staged its database");
+    std::thread::sleep(Duration::from_millis(500));
+    let sent = Instant::now();
+    Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if sent.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("analyze still ran 60 s after Ctrl-C");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    assert_eq!(status.code(), Some(1), "{err}");
+    assert!(err.contains("cancelled (Ctrl-C)"), "{err}");
+    let left: Vec<String> = fs::read_dir(t.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
