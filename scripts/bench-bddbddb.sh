@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
-program=../shared/bddbddb/c_pa.datalog
+program=tests/data/bddbddb/c_pa.datalog
 [ -f "$program" ] || { echo "missing $program" >&2; exit 2; }
 cargo build --release --quiet
 bin=target/release/refract

@@ -36,7 +36,7 @@ enum Command {
     /// (exit 1).
     ///
     /// Examples:
-    ///   refract run ../shared/bddbddb/c_pa.datalog
+    ///   refract run tests/data/bddbddb/c_pa.datalog
     ///   refract run pa.datalog -F facts/ -D out/ --stats
     ///   refract run queries/unresolved-sites.dl --db demo.db
     #[command(verbatim_doc_comment)]

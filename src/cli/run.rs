@@ -21,6 +21,11 @@ pub fn run_program(
     let t = std::time::Instant::now();
     solver.load_inputs(facts.as_deref())?;
     let load_time = t.elapsed();
+    // The outputs may not replace an input; better said before the solve.
+    match &output {
+        Some(dir) => solver.check_outputs(dir, true)?,
+        None => solver.check_outputs(&solver.prog.base_dir, false)?,
+    }
     solver.solve()?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();

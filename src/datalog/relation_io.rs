@@ -100,6 +100,13 @@ impl Solver {
                     None => Error::new(ErrorKind::Io, msg),
                 });
             };
+            self.inputs_read.push(path.clone());
+            if fmt == Format::Bdd {
+                let info = path.with_file_name("bddinfo");
+                if info.is_file() && !self.inputs_read.contains(&info) {
+                    self.inputs_read.push(info);
+                }
+            }
             let bdd = match fmt {
                 Format::Bdd => self.read_bdd_file(rel, &path)?,
                 Format::Tuples => self.read_tuples_file(rel, &path)?,
@@ -344,26 +351,84 @@ impl Solver {
         ))
     }
 
-    /// Writes relations declared `output` (`R.bdd` plus `bddinfo`) and
-    /// `outputtuples` (`R.tuples`) to `dir`, and with `csv` also `R.csv`.
-    pub fn write_outputs(&self, dir: &Path, csv: bool) -> Result<()> {
-        let mut wrote_bdd = false;
+    /// The files [`write_outputs`](Self::write_outputs) writes into `dir`:
+    /// `(relation, path)` for each relation declared `output` (`R.bdd`)
+    /// or `outputtuples` (`R.tuples`), plus `R.csv` with `csv`, and the
+    /// variable numbering of the `.bdd` files. That is `bddinfo`, or
+    /// `rbddinfo` where `bddinfo` numbers this run's inputs, as bddbddb
+    /// names its results' numbering for the same reason.
+    fn output_files(&self, dir: &Path, csv: bool) -> Vec<(Option<RelId>, PathBuf)> {
+        let mut files = Vec::new();
+        let mut bdd = false;
         for rel in 0..self.prog.relations.len() {
             let o = &self.prog.relations[rel].options;
             let name = &self.prog.relations[rel].name;
             if o.output {
-                self.write_bdd_file(rel, &dir.join(format!("{name}.bdd")))?;
-                wrote_bdd = true;
+                files.push((Some(rel), dir.join(format!("{name}.bdd"))));
+                bdd = true;
             }
             if o.output_tuples {
-                self.write_tuples_file(rel, &dir.join(format!("{name}.tuples")))?;
+                files.push((Some(rel), dir.join(format!("{name}.tuples"))));
             }
             if csv && (o.output || o.output_tuples) {
-                self.write_csv_file(rel, &dir.join(format!("{name}.csv")))?;
+                files.push((Some(rel), dir.join(format!("{name}.csv"))));
             }
         }
-        if wrote_bdd {
-            self.write_bddinfo(&dir.join("bddinfo"))?;
+        if bdd {
+            let info = dir.join("bddinfo");
+            let info = if self.was_read(&info) {
+                dir.join("rbddinfo")
+            } else {
+                info
+            };
+            files.push((None, info));
+        }
+        files
+    }
+
+    /// Whether `path` is one of the files the inputs were read from.
+    fn was_read(&self, path: &Path) -> bool {
+        let Ok(p) = path.canonicalize() else {
+            return false;
+        };
+        self.inputs_read
+            .iter()
+            .any(|r| r.canonicalize().is_ok_and(|r| r == p))
+    }
+
+    /// Fails if writing the outputs into `dir` would replace a file an
+    /// input was read from; call it before solving.
+    pub fn check_outputs(&self, dir: &Path, csv: bool) -> Result<()> {
+        for (rel, path) in self.output_files(dir, csv) {
+            if self.was_read(&path) {
+                let msg = format!(
+                    "{}: the output would replace this input file; write the outputs elsewhere with -D DIR",
+                    path.display()
+                );
+                let loc = rel.and_then(|r| self.prog.relations[r].loc.clone());
+                return Err(match loc {
+                    Some(l) => Error::at(&l, ErrorKind::Io, msg),
+                    None => Error::new(ErrorKind::Io, msg),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes relations declared `output` (`R.bdd` plus `bddinfo`, or
+    /// `rbddinfo` where `bddinfo` numbered the inputs) and `outputtuples`
+    /// (`R.tuples`) to `dir`, and with `csv` also `R.csv`. A file an input
+    /// was read from is never replaced.
+    pub fn write_outputs(&self, dir: &Path, csv: bool) -> Result<()> {
+        self.check_outputs(dir, csv)?;
+        for (rel, path) in self.output_files(dir, csv) {
+            let ext = path.extension().and_then(|e| e.to_str());
+            match (rel, ext) {
+                (None, _) => self.write_bddinfo(&path)?,
+                (Some(r), Some("bdd")) => self.write_bdd_file(r, &path)?,
+                (Some(r), Some("tuples")) => self.write_tuples_file(r, &path)?,
+                (Some(r), _) => self.write_csv_file(r, &path)?,
+            }
         }
         Ok(())
     }

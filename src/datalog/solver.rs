@@ -74,6 +74,9 @@ pub struct Solver {
     /// When set, a running solve stops at the next iteration with a
     /// `Cancelled` error (an interactive user pressed Ctrl-C).
     pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// The files input relations were read from (with the `bddinfo`
+    /// files that numbered them), which writing outputs must not replace.
+    pub inputs_read: Vec<std::path::PathBuf>,
     /// Under `REFRACT_TRACE`: time and count per (rule, step), printed
     /// after the solve.
     step_profile: std::sync::Mutex<HashMap<(usize, String), (Duration, u64)>>,
@@ -111,6 +114,7 @@ impl Solver {
             strata,
             stats,
             cancel: None,
+            inputs_read: Vec::new(),
             step_profile: Default::default(),
         })
     }
