@@ -186,5 +186,8 @@ fn an_output_over_its_own_input_is_refused() {
             && err.ends_with("e.tuples: the output would replace this input file; write the outputs elsewhere with -D DIR\n"),
         "{err}"
     );
-    assert_eq!(fs::read_to_string(d.join("e.tuples")).unwrap(), "# x0:2\n0\n1\n");
+    assert_eq!(
+        fs::read_to_string(d.join("e.tuples")).unwrap(),
+        "# x0:2\n0\n1\n"
+    );
 }

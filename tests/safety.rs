@@ -246,3 +246,42 @@ fn ctrl_c_during_analyze_removes_the_staging_directory() {
         .collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+/// A program with no method of two parameters and no string: every
+/// variant analyses it (the rules' constants, such as argument position 2
+/// and the type java.lang.String, are added to its domains).
+#[test]
+fn every_variant_analyses_the_smallest_program() {
+    let t = tempfile::tempdir().unwrap();
+    let classes = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/classes/minimal");
+    fs::write(t.path().join("empty.spec"), "").unwrap();
+    let runs: &[&[&str]] = &[
+        &["--reflection", "none"],
+        &["--reflection", "local"],
+        &["--reflection", "points-to"],
+        &["--reflection", "casts"],
+        &["--reflection", "sound", "--spec", "empty.spec"],
+        &["--reflection", "casts", "--member-arrays"],
+    ];
+    for args in runs {
+        let o = refract()
+            .arg("analyze")
+            .arg(&classes)
+            .args(["--main", "Hello", "--jdk", "none", "-q", "-o", "m.db"])
+            .args(*args)
+            .current_dir(t.path())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        let report = refract()
+            .args(["report", "m.db"])
+            .current_dir(t.path())
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&report.stdout);
+        assert!(
+            text.ends_with("call graph: 1 classes, 2 methods\nspecification points: 0\n"),
+            "{args:?}: {text}"
+        );
+    }
+}

@@ -9,11 +9,15 @@ use crate::bdd::encode::relation_from_tuples;
 use crate::classfile::model::access;
 use crate::database::manifest::ManifestBuilder;
 use crate::database::staged::StagedDatabase;
+use crate::datalog::constants;
 use crate::datalog::parser::parse_str;
 use crate::datalog::resolve::resolve;
 use crate::datalog::solver::Solver;
 use crate::facts::schema::RELATIONS;
-use crate::facts::write::{tuples, write_maps_and_schema, write_relations, Summary};
+use crate::facts::write::{
+    domain_sizes, hold_constants, schema_text, tuples, write_maps_and_schema, write_relations,
+    Summary,
+};
 use crate::facts::ProgramFacts;
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -130,27 +134,35 @@ pub fn analyze(
 }
 
 fn analyze_unguarded(
-    facts: ProgramFacts,
+    mut facts: ProgramFacts,
     opts: &AnalysisOptions,
     db: &Path,
     force: bool,
     mut manifest: ManifestBuilder,
 ) -> Result<(Solver, Summary, AnalysisStats), AnalysisError> {
-    let b = &facts.builder;
     let root_methods = roots(&facts, opts)?;
     let spec_rows = match (&opts.spec, opts.variant) {
-        (Some(path), _) => spec::resolve_file(path, b).map_err(AnalysisError::Spec)?,
+        (Some(path), _) => spec::resolve_file(path, &facts.builder).map_err(AnalysisError::Spec)?,
         (None, _) => Vec::new(),
     };
+    let mut rules = String::new();
+    for (name, text) in opts.variant.rule_files(opts.member_arrays) {
+        let _ = write!(rules, "\n# ---- {name} ----\n{text}");
+    }
+    // Every constant the rules use is in the domains, whatever the class
+    // path holds (a library type it never mentions, an argument position
+    // beyond its longest parameter list).
+    let probe = format!("{}{rules}", schema_text(&domain_sizes(&facts.builder)));
+    let used = constants::collect(&parse_str(&probe, "program.dl", Path::new("."))?);
+    hold_constants(&mut facts.builder, &used);
+    let b = &facts.builder;
     let staged = StagedDatabase::create(db, force)?;
     let dir = staged.path().to_path_buf();
     let t = Instant::now();
     let domains = write_maps_and_schema(b, &dir)?;
     trace_time("maps written", t);
     let mut text = std::fs::read_to_string(dir.join("schema.dl"))?;
-    for (name, rules) in opts.variant.rule_files(opts.member_arrays) {
-        let _ = write!(text, "\n# ---- {name} ----\n{rules}");
-    }
+    text.push_str(&rules);
     // For experiments with variable orders: REFRACT_VARORDER="V0xV1_H0_..."
     // replaces the order queries/pointsto.dl gives.
     if let Ok(order) = std::env::var("REFRACT_VARORDER") {

@@ -8,6 +8,7 @@
 //! - [`solver`]: semi-naive evaluation with an old/delta/full split.
 
 pub mod ast;
+pub mod constants;
 pub mod error;
 pub mod lexer;
 pub mod parser;

@@ -38,6 +38,37 @@ pub fn domain_sizes(b: &FactsBuilder) -> Vec<(&'static str, u64)> {
         .collect()
 }
 
+/// Makes the domains hold every constant a program over these facts uses
+/// (see [`crate::datalog::constants`]): quoted names of types, methods,
+/// fields, names and modifiers are added to their maps, and the numbered
+/// domains (argument positions, bytecode indices, lines) grow to hold the
+/// largest number. A constant of another domain (a variable, a heap
+/// object, a site) cannot be made up; the resolver reports it.
+pub fn hold_constants(b: &mut FactsBuilder, c: &crate::datalog::constants::Constants) {
+    for (domain, names) in &c.names {
+        let interner = match domain.as_str() {
+            "T" => &mut b.types,
+            "M" => &mut b.methods,
+            "F" => &mut b.fields,
+            "N" => &mut b.names,
+            "MOD" => &mut b.modifiers,
+            _ => continue,
+        };
+        for n in names {
+            interner.intern(n);
+        }
+    }
+    for (domain, &n) in &c.max_int {
+        let n = u32::try_from(n).unwrap_or(u32::MAX - 1);
+        match domain.as_str() {
+            "Z" => b.max_z = b.max_z.max(n),
+            "BCI" => b.max_bci = b.max_bci.max(n),
+            "LINE" => b.max_line = b.max_line.max(n),
+            _ => {}
+        }
+    }
+}
+
 /// The distinct tuples of a relation, sorted.
 pub fn tuples(b: &FactsBuilder, r: usize) -> Vec<&[u32]> {
     let arity = RELATIONS[r].attrs.len();
