@@ -176,6 +176,10 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         Some((k, _)) => (&t[..k], &t[k..]),
         None => (t, ""),
     };
+    let n: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}`: not a size (such as 512M or 4G)"))?;
     let scale: f64 = match unit.to_ascii_uppercase().as_str() {
         "" => 1.0,
         "K" => 1024.0,
@@ -184,10 +188,6 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         "T" => 1024.0 * 1024.0 * 1024.0 * 1024.0,
         _ => return Err(format!("`{text}`: unknown unit (use K, M, G or T)")),
     };
-    let n: f64 = num
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{text}`: not a size (such as 512M or 4G)"))?;
     if !(n.is_finite() && n > 0.0) {
         return Err(format!("`{text}`: a size must be positive"));
     }

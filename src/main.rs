@@ -16,8 +16,8 @@ struct Cli {
     command: Command,
     /// Stop with an error when the process's memory exceeds SIZE (such as
     /// 4G or 512M); the default is 85% of physical memory.
-    #[arg(long, global = true, value_name = "SIZE")]
-    max_memory: Option<String>,
+    #[arg(long, global = true, value_name = "SIZE", value_parser = refract::interrupt::parse_size)]
+    max_memory: Option<u64>,
 }
 
 #[derive(Subcommand)]
@@ -279,7 +279,7 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<()> {
-    cli::set_memory_budget(cli.max_memory.as_deref())?;
+    cli::set_memory_budget(cli.max_memory);
     if !matches!(cli.command, Command::Repl { .. }) {
         cli::handle_interrupts();
     }

@@ -285,3 +285,108 @@ fn every_variant_analyses_the_smallest_program() {
         );
     }
 }
+
+/// A transitive closure of a random graph of 300,000 edges over 2^17
+/// nodes: minutes of work, most of it inside single relational products.
+fn write_closure_program(dir: &Path) {
+    let mut text = String::from("# x0:17 x1:17\n");
+    let mut state: u64 = 1;
+    let mut next = || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) % (1 << 17)
+    };
+    for _ in 0..300_000 {
+        let (a, b) = (next(), next());
+        text.push_str(&format!("{a} {b}\n"));
+    }
+    fs::write(dir.join("edge.tuples"), text).unwrap();
+    fs::write(
+        dir.join("tc.dl"),
+        "X 131072\n\
+         edge(a:X0, b:X1) inputtuples\n\
+         path(a:X0, b:X1) outputtuples printsize\n\
+         path(a, b) :- edge(a, b).\n\
+         path(a, c) :- path(a, b), edge(b, c).\n",
+    )
+    .unwrap();
+}
+
+/// Ctrl-C stops `refract run` inside a long product, promptly, and
+/// nothing is written.
+#[test]
+fn ctrl_c_stops_a_long_product_in_run() {
+    let t = tempfile::tempdir().unwrap();
+    write_closure_program(t.path());
+    let mut child = refract()
+        .args(["run", "tc.dl", "-D", "out"])
+        .current_dir(t.path())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(2));
+    assert!(child.try_wait().unwrap().is_none(), "finished too early");
+    let sent = Instant::now();
+    Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if sent.elapsed() > Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("run still going 20 s after Ctrl-C");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    assert_eq!(status.code(), Some(1));
+    assert!(
+        err.ends_with(
+            "error: cancelled (Ctrl-C), while solving the stratum of path (rules from tc.dl:4)\n"
+        ),
+        "{err}"
+    );
+    assert!(!t.path().join("out").exists());
+}
+
+/// Past `--max-memory`, the run stops with an error that names the
+/// stratum, and writes nothing.
+#[test]
+fn a_run_over_its_memory_budget_stops_with_a_clear_error() {
+    let t = tempfile::tempdir().unwrap();
+    write_closure_program(t.path());
+    let o = refract()
+        .args(["run", "tc.dl", "-D", "out", "--max-memory", "200M"])
+        .current_dir(t.path())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("error: memory budget exceeded: ")
+            && err.ends_with(
+                ", budget 200 MB (raise it with --max-memory), while solving the stratum of path (rules from tc.dl:4)\n"
+            ),
+        "{err}"
+    );
+    assert!(!t.path().join("out").exists());
+    // A size that is not one is a usage error.
+    let o = refract()
+        .args(["run", "tc.dl", "--max-memory", "lots"])
+        .current_dir(t.path())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).starts_with(
+            "error: invalid value 'lots' for '--max-memory <SIZE>': `lots`: not a size (such as 512M or 4G)\n"
+        ),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -18,15 +18,10 @@ pub fn prepare_output(output: &Path, inputs: &[PathBuf], force: bool) -> Result<
 }
 
 /// Sets the memory budget: `--max-memory`, else 85% of physical memory.
-pub fn set_memory_budget(max_memory: Option<&str>) -> Result<()> {
-    let budget = match max_memory {
-        Some(text) => Some(refract::interrupt::parse_size(text).map_err(anyhow::Error::msg)?),
-        None => refract::interrupt::default_budget(),
-    };
-    if let Some(b) = budget {
+pub fn set_memory_budget(max_memory: Option<u64>) {
+    if let Some(b) = max_memory.or_else(refract::interrupt::default_budget) {
         refract::interrupt::watch_memory(b);
     }
-    Ok(())
 }
 
 /// Ctrl-C for the batch commands: the first asks the work in progress to

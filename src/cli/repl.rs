@@ -32,7 +32,12 @@ pub fn repl(db: Option<&Path>, history: Option<PathBuf>) -> Result<()> {
     let flag = shell.session.cancel.clone();
     // Ctrl-C during an evaluation cancels it; at the prompt rustyline
     // sees the key itself.
-    let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed));
+    // The kernel polls the process-wide request, so that even a single
+    // long product stops within milliseconds.
+    let _ = ctrlc::set_handler(move || {
+        flag.store(true, std::sync::atomic::Ordering::Relaxed);
+        refract::interrupt::request_cancel();
+    });
     if std::io::stdin().is_terminal() {
         shell.run_interactive(history.or_else(history_file))?;
         return Ok(());

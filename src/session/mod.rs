@@ -164,6 +164,7 @@ impl Session {
         }
         // A Ctrl-C from before this statement does not cancel it.
         self.cancel.store(false, Ordering::Relaxed);
+        crate::interrupt::clear();
         let stmts = self.declare_implicitly(stmts);
         let kept: Vec<Statement> = stmts
             .iter()
