@@ -390,3 +390,52 @@ fn a_run_over_its_memory_budget_stops_with_a_clear_error() {
         stderr(&o)
     );
 }
+
+/// Batch answers stream: four million tuples print, named row by row,
+/// well inside a memory budget that holding them as a table would exceed.
+#[test]
+fn batch_answers_stream_in_constant_memory() {
+    let t = tempfile::tempdir().unwrap();
+    fs::write(t.path().join("d.tuples"), "# x0:11\n0-1999\n").unwrap();
+    let program = "X 2048\n\
+                   d(x:X0) inputtuples\n\
+                   p(a:X0, b:X1)\n\
+                   p(a, b) :- d(a), d(b).\n\
+                   p(a, b)?\n";
+    fs::write(t.path().join("q.dl"), program).unwrap();
+    let o = refract()
+        .args(["run", "q.dl", "--max-memory", "100M"])
+        .current_dir(t.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(text.lines().count(), 4_000_002);
+    assert!(text.starts_with("p(a, b)? 4000000 tuples\na\tb\n"));
+    assert!(text.ends_with("1999\t1998\n1999\t1999\n"));
+    // The shell's batch mode, every row.
+    let mut child = refract()
+        .args(["repl", "--max-memory", "100M"])
+        .current_dir(t.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b".limit 0\n").unwrap();
+        stdin.write_all(program.as_bytes()).unwrap();
+    }
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(text.lines().count(), 4_000_003);
+    assert!(
+        text.starts_with(" a    | b\n------+------\n 0    | 0\n"),
+        "{}",
+        &text[..100]
+    );
+    assert!(text.ends_with(" 1999 | 1999\n4000000 tuples\n"));
+}

@@ -562,19 +562,40 @@ impl Solver {
         Ok(())
     }
 
+    /// Prints a relation's tuples as TSV with names: sorted up to a
+    /// million tuples, in BDD order beyond, streamed either way (names
+    /// are looked up row by row).
     fn print_rows(&self, rel: RelId, out: &mut dyn Write) -> std::io::Result<()> {
+        const SORT_LIMIT: u64 = 1_000_000;
         let maps = self.attr_maps(rel);
-        let mut rows = Vec::new();
-        let _ = for_each_tuple(&self.rels[rel], &self.blocks(rel), |t| {
-            rows.push(t.to_vec());
-            ControlFlow::Continue(())
-        });
-        rows.sort_unstable();
-        let mut buf = Vec::new();
-        for t in rows {
-            tsv::write_row(&mut buf, &t, &maps)?;
+        let blocks = self.blocks(rel);
+        let mut out = std::io::BufWriter::new(out);
+        if self.count(rel) <= num_bigint::BigUint::from(SORT_LIMIT) {
+            let arity = blocks.len().max(1);
+            let mut flat: Vec<u64> = Vec::new();
+            let _ = for_each_tuple(&self.rels[rel], &blocks, |t| {
+                flat.extend_from_slice(t);
+                ControlFlow::Continue(())
+            });
+            let mut rows: Vec<&[u64]> = flat.chunks(arity).collect();
+            rows.sort_unstable();
+            for t in rows {
+                tsv::write_row(&mut out, t, &maps)?;
+            }
+        } else {
+            let mut result = Ok(());
+            let _ = for_each_tuple(&self.rels[rel], &blocks, |t| {
+                match tsv::write_row(&mut out, t, &maps) {
+                    Ok(()) => ControlFlow::Continue(()),
+                    Err(e) => {
+                        result = Err(e);
+                        ControlFlow::Break(())
+                    }
+                }
+            });
+            result?;
         }
-        out.write_all(&buf)
+        out.flush()
     }
 }
 

@@ -4,97 +4,143 @@
 use crate::bdd::decode::for_each_tuple;
 use crate::datalog::program::RelId;
 use crate::datalog::solver::Solver;
+use crate::io::map::NameMap;
+use biodivine_lib_bdd::{Bdd, BddVariable};
 use num_bigint::BigUint;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
-use tabled::builder::Builder;
-use tabled::settings::Style;
+use std::sync::Arc;
 
 /// Relations up to this many tuples are shown sorted; larger ones in BDD
 /// order, so that showing the first rows never enumerates them all.
 const SORT_LIMIT: u64 = 1_000_000;
 
-/// The answer to a query, or the contents of a relation.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The answer to a query, or the contents of a relation: its count, and
+/// its tuples, named only as they are printed.
+///
+/// An answer keeps the relation's BDD, not its rows: [`render`](Self::render)
+/// walks the tuples twice (once for the column widths, once to print),
+/// looking names up row by row, so a batch answer of tens of millions of
+/// tuples prints in constant memory.
+#[derive(Clone, Debug)]
 pub struct Answer {
     /// What was asked (`vP(v, h)?`) or the relation's name.
     pub title: String,
     /// Column names: the query's variables or the relation's attributes.
     pub columns: Vec<String>,
-    /// The rows shown, names from the maps (numbers where there is none).
-    pub rows: Vec<Vec<String>>,
     /// The exact number of tuples.
     pub total: BigUint,
+    /// How many rows are shown.
+    limit: usize,
+    /// The tuples.
+    bdd: Bdd,
+    /// Each column's BDD variables.
+    blocks: Vec<Vec<BddVariable>>,
+    /// Each column's names, where its domain has a map.
+    maps: Vec<Option<Arc<NameMap>>>,
 }
 
 impl Answer {
-    /// The first `limit` tuples of `rel` (sorted by element number).
+    /// The first `limit` tuples of `rel` (sorted by element number up to
+    /// [`SORT_LIMIT`] tuples, in BDD order beyond).
     pub fn of_relation(solver: &Solver, rel: RelId, title: String, limit: usize) -> Answer {
-        let total = solver.count(rel);
         let r = &solver.prog.relations[rel];
-        let columns: Vec<String> = r.attrs.iter().map(|a| a.name.clone()).collect();
-        let blocks = solver.blocks(rel);
-        let bdd = &solver.rels[rel];
-        let mut ids: Vec<Vec<u64>> = Vec::new();
-        if total <= BigUint::from(SORT_LIMIT) {
-            let _ = for_each_tuple(bdd, &blocks, |t| {
-                ids.push(t.to_vec());
-                ControlFlow::Continue(())
-            });
-            ids.sort_unstable();
-            ids.truncate(limit);
-        } else {
-            let _ = for_each_tuple(bdd, &blocks, |t| {
-                if ids.len() >= limit {
-                    return ControlFlow::Break(());
-                }
-                ids.push(t.to_vec());
-                ControlFlow::Continue(())
-            });
-        }
-        let maps = solver.attr_maps(rel);
-        let rows = ids
-            .iter()
-            .map(|t| {
-                t.iter()
-                    .zip(&maps)
-                    .map(|(v, m)| {
-                        m.and_then(|m| m.name(*v))
-                            .map_or_else(|| v.to_string(), str::to_string)
-                    })
-                    .collect()
-            })
-            .collect();
         Answer {
             title,
-            columns,
-            rows,
-            total,
+            columns: r.attrs.iter().map(|a| a.name.clone()).collect(),
+            total: solver.count(rel),
+            limit,
+            bdd: solver.rels[rel].clone(),
+            blocks: solver.blocks(rel).into_iter().map(<[_]>::to_vec).collect(),
+            maps: r
+                .attrs
+                .iter()
+                .map(|a| solver.prog.domains[a.domain].names.clone())
+                .collect(),
         }
     }
 
-    /// Prints the answer: a table of the rows shown, a note of the rows
-    /// left out, and the tuple count. A query without variables prints
-    /// `yes` or `no`.
+    /// How many rows are shown.
+    pub fn shown(&self) -> usize {
+        let total = u64::try_from(&self.total).unwrap_or(u64::MAX);
+        usize::try_from(total).unwrap_or(usize::MAX).min(self.limit)
+    }
+
+    /// Calls `each` with the element numbers of every row shown, in order.
+    fn for_each_row(&self, each: &mut dyn FnMut(&[u64]) -> io::Result<()>) -> io::Result<()> {
+        let blocks: Vec<&[BddVariable]> = self.blocks.iter().map(Vec::as_slice).collect();
+        let arity = blocks.len().max(1);
+        if self.total <= BigUint::from(SORT_LIMIT) {
+            let mut flat: Vec<u64> = Vec::new();
+            let _ = for_each_tuple(&self.bdd, &blocks, |t| {
+                flat.extend_from_slice(t);
+                ControlFlow::Continue(())
+            });
+            let mut rows: Vec<&[u64]> = flat.chunks(arity).collect();
+            rows.sort_unstable();
+            for r in rows.into_iter().take(self.limit) {
+                each(r)?;
+            }
+            return Ok(());
+        }
+        let mut left = self.limit;
+        let mut result = Ok(());
+        let _ = for_each_tuple(&self.bdd, &blocks, |t| {
+            if left == 0 {
+                return ControlFlow::Break(());
+            }
+            left -= 1;
+            match each(t) {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(e) => {
+                    result = Err(e);
+                    ControlFlow::Break(())
+                }
+            }
+        });
+        result
+    }
+
+    /// The name of element `v` of column `col`: from its map, else the
+    /// number.
+    fn cell(&self, col: usize, v: u64) -> std::borrow::Cow<'_, str> {
+        match self.maps[col].as_deref().and_then(|m| m.name(v)) {
+            Some(n) => n.into(),
+            None => v.to_string().into(),
+        }
+    }
+
+    /// Prints the answer: a table of the rows shown (psql style), a note
+    /// of the rows left out, and the tuple count. A query without
+    /// variables prints `yes` or `no`.
     pub fn render(&self, out: &mut dyn Write) -> io::Result<()> {
         let plural = |n: &BigUint| if *n == BigUint::from(1u32) { "" } else { "s" };
         if self.columns.is_empty() {
             let yes = self.total > BigUint::from(0u32);
             return writeln!(out, "{}", if yes { "yes" } else { "no" });
         }
-        if !self.rows.is_empty() {
-            let mut b = Builder::default();
-            b.push_record(self.columns.iter().cloned());
-            for r in &self.rows {
-                b.push_record(r.iter().cloned());
-            }
-            let mut table = b.build();
-            table.with(Style::psql());
-            for line in table.to_string().lines() {
-                writeln!(out, "{}", line.trim_end())?;
-            }
+        let shown = self.shown();
+        if shown > 0 {
+            let mut widths: Vec<usize> = self.columns.iter().map(|c| c.chars().count()).collect();
+            self.for_each_row(&mut |t| {
+                for (col, &v) in t.iter().enumerate() {
+                    widths[col] = widths[col].max(self.cell(col, v).chars().count());
+                }
+                Ok(())
+            })?;
+            let columns: Vec<&str> = self.columns.iter().map(String::as_str).collect();
+            write_row(out, &columns, &widths)?;
+            let rule: Vec<String> = widths.iter().map(|w| "-".repeat(w + 2)).collect();
+            writeln!(out, "{}", rule.join("+"))?;
+            let mut cells: Vec<std::borrow::Cow<'_, str>> = Vec::new();
+            self.for_each_row(&mut |t| {
+                cells.clear();
+                cells.extend(t.iter().enumerate().map(|(col, &v)| self.cell(col, v)));
+                let refs: Vec<&str> = cells.iter().map(|c| c.as_ref()).collect();
+                write_row(out, &refs, &widths)
+            })?;
         }
-        let shown = BigUint::from(self.rows.len());
+        let shown = BigUint::from(shown);
         if shown < self.total {
             let left = &self.total - &shown;
             writeln!(
@@ -105,4 +151,22 @@ impl Answer {
         }
         writeln!(out, "{} tuple{}", self.total, plural(&self.total))
     }
+}
+
+/// One row of a psql-style table: ` cell | cell`, padded to the column
+/// widths, without trailing blanks.
+fn write_row(out: &mut dyn Write, cells: &[&str], widths: &[usize]) -> io::Result<()> {
+    let mut line = String::new();
+    for (k, (c, w)) in cells.iter().zip(widths).enumerate() {
+        if k > 0 {
+            line.push('|');
+        }
+        line.push(' ');
+        line.push_str(c);
+        for _ in c.chars().count()..*w {
+            line.push(' ');
+        }
+        line.push(' ');
+    }
+    writeln!(out, "{}", line.trim_end())
 }
