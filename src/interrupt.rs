@@ -167,11 +167,11 @@ pub fn default_budget() -> Option<u64> {
 /// Suffixes K, M, G and T are powers of 1024; a trailing `B` or `iB` is
 /// allowed.
 pub fn parse_size(text: &str) -> Result<u64, String> {
-    let t = text.trim();
-    let t = t
-        .strip_suffix("iB")
-        .or_else(|| t.strip_suffix('B'))
-        .unwrap_or(t);
+    let upper = text.trim().to_ascii_uppercase();
+    let t = upper
+        .strip_suffix("IB")
+        .or_else(|| upper.strip_suffix('B'))
+        .unwrap_or(&upper);
     let (num, unit) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
         Some((k, _)) => (&t[..k], &t[k..]),
         None => (t, ""),

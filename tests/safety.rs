@@ -439,3 +439,21 @@ fn batch_answers_stream_in_constant_memory() {
     );
     assert!(text.ends_with(" 1999 | 1999\n4000000 tuples\n"));
 }
+
+#[test]
+fn opening_a_path_that_does_not_exist_says_so() {
+    let t = tempfile::tempdir().unwrap();
+    for args in [&["repl", "nonexist.db"][..], &["report", "nonexist.db"][..]] {
+        let o = refract()
+            .args(args)
+            .current_dir(t.path())
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(1));
+        assert_eq!(
+            stderr(&o),
+            "error: nonexist.db: no such file or directory; create a database with `refract facts` or `refract analyze`\n"
+        );
+    }
+}

@@ -146,7 +146,10 @@ fn analyze_unguarded(
         (None, _) => Vec::new(),
     };
     let mut rules = String::new();
-    for (name, text) in opts.variant.rule_files(opts.member_arrays) {
+    for (name, text) in opts
+        .variant
+        .rule_files(opts.member_arrays, opts.spec.is_some())
+    {
         let _ = write!(rules, "\n# ---- {name} ----\n{text}");
     }
     // Every constant the rules use is in the domains, whatever the class

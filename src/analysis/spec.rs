@@ -25,6 +25,9 @@ pub struct SpecEntry {
     pub site: SiteRef,
     /// The binary class name.
     pub class: String,
+    /// The line as the user wrote it (without comment and blanks), for
+    /// messages.
+    pub text: String,
 }
 
 /// How a specification names a call site.
@@ -93,6 +96,7 @@ pub fn parse(text: &str, name: &str) -> Result<Vec<SpecEntry>, String> {
                     file_line,
                 },
                 class: class.trim().to_string(),
+                text: l.to_string(),
             });
             continue;
         }
@@ -117,6 +121,7 @@ pub fn parse(text: &str, name: &str) -> Result<Vec<SpecEntry>, String> {
                 bci,
             },
             class: cols[6].to_string(),
+            text: l.replace('\t', " "),
         });
     }
     Ok(out)
@@ -169,10 +174,10 @@ pub fn resolve_file(path: &Path, b: &FactsBuilder) -> Result<Vec<(u32, u32)>, St
         }
         if !found {
             return Err(format!(
-                "{}:{}: no call site matches {:?}",
+                "{}:{}: no call site of the class path matches `{}`",
                 path.display(),
                 e.line,
-                e.site
+                e.text
             ));
         }
     }

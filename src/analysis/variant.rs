@@ -42,8 +42,10 @@ impl Variant {
     }
 
     /// The rule files, in order; `member_arrays` adds the rules that fill
-    /// the arrays of `getMethods()` and the like (reflective variants only).
-    pub fn rule_files(self, member_arrays: bool) -> Vec<(&'static str, &'static str)> {
+    /// the arrays of `getMethods()` and the like, and `spec` the rules that
+    /// read a specification file (`--spec`), to the variants that resolve
+    /// reflection (`sound` always reads one).
+    pub fn rule_files(self, member_arrays: bool, spec: bool) -> Vec<(&'static str, &'static str)> {
         let mut files = vec![("pointsto.dl", POINTSTO)];
         match self {
             Variant::None => {}
@@ -65,6 +67,9 @@ impl Variant {
                 ("reflection-strings.dl", STRINGS),
                 ("reflection-spec.dl", SPEC),
             ]),
+        }
+        if spec && matches!(self, Variant::Local | Variant::PointsTo | Variant::Casts) {
+            files.push(("reflection-spec.dl", SPEC));
         }
         if member_arrays && self != Variant::None {
             files.push(("reflection-member-arrays.dl", MEMBER_ARRAYS));

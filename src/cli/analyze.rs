@@ -33,6 +33,9 @@ pub fn run_analyze(a: AnalyzeArgs) -> Result<()> {
     if a.options.variant == Variant::Sound && a.options.spec.is_none() {
         bail!("--reflection sound needs --spec FILE (the classes unresolved sites return)");
     }
+    if a.options.variant == Variant::None && a.options.spec.is_some() {
+        bail!("--spec has no effect with --reflection none, which ignores reflection; choose another variant");
+    }
     let cp = super::facts::class_path(&a.classpath, &a.jdk)?;
     let mut inputs: Vec<PathBuf> = cp.entries.iter().map(|e| e.path.clone()).collect();
     inputs.extend(a.options.spec.iter().cloned());

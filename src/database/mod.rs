@@ -28,6 +28,9 @@ use std::path::{Path, PathBuf};
 /// Why a database could not be opened or read.
 #[derive(Debug, thiserror::Error)]
 pub enum DatabaseError {
+    /// Nothing at the path.
+    #[error("{0}: no such file or directory; create a database with `refract facts` or `refract analyze`")]
+    NoSuchPath(PathBuf),
     /// Not a database directory.
     #[error("{0}: not a refract database (no database.dl or schema.dl); create one with `refract facts` or `refract analyze`")]
     NotADatabase(PathBuf),
@@ -112,6 +115,9 @@ pub struct Database {
 impl Database {
     /// Opens `dir` without loading any relation.
     pub fn open(dir: &Path) -> Result<Database, DatabaseError> {
+        if !dir.exists() {
+            return Err(DatabaseError::NoSuchPath(dir.to_path_buf()));
+        }
         let schema = ["database.dl", "schema.dl"]
             .iter()
             .map(|f| dir.join(f))

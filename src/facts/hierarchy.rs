@@ -74,6 +74,87 @@ pub struct Hierarchy {
 
 const OBJECT: &str = "java.lang.Object";
 
+/// The classes the JVM would refuse with `ClassCircularityError`: those
+/// whose superclasses or superinterfaces lead back to themselves, and
+/// those that extend or implement such a class. `supers` maps each class
+/// (its first definition on the class path) to its superclass and
+/// superinterfaces. Returns each refused class with the reason.
+///
+/// Every walk of the hierarchy assumes it is acyclic, so these classes
+/// are taken out before the hierarchy is built (fuzzed class files made
+/// `refract facts` loop for ever on them). The walk here is iterative and
+/// visits each class once: O(classes + edges).
+pub fn circular_classes(supers: &FxHashMap<&str, Vec<&str>>) -> Vec<(String, String)> {
+    // 0: unseen, 1: on the current path, 2: acyclic, 3: refused.
+    let mut state: FxHashMap<&str, u8> = FxHashMap::default();
+    let mut refused: Vec<(String, String)> = Vec::new();
+    let mut names: Vec<&str> = supers.keys().copied().collect();
+    names.sort_unstable();
+    for &start in &names {
+        if state.contains_key(start) {
+            continue;
+        }
+        // An explicit DFS: (class, index of the next supertype to visit).
+        let mut path: Vec<(&str, usize)> = vec![(start, 0)];
+        state.insert(start, 1);
+        while let Some(&mut (c, ref mut next)) = path.last_mut() {
+            let sups = supers.get(c).map_or(&[][..], Vec::as_slice);
+            if let Some(&s) = sups.get(*next) {
+                *next += 1;
+                match state.get(s).copied() {
+                    _ if !supers.contains_key(s) => {}
+                    None => {
+                        state.insert(s, 1);
+                        path.push((s, 0));
+                    }
+                    Some(1) => {
+                        // A cycle: every class on the path from `s` on.
+                        let from = path.iter().position(|(p, _)| *p == s).unwrap_or(0);
+                        let cycle: Vec<&str> = path[from..].iter().map(|(p, _)| *p).collect();
+                        for &p in &cycle {
+                            state.insert(p, 3);
+                        }
+                    }
+                    Some(3) => {
+                        state.insert(c, 3);
+                    }
+                    _ => {}
+                }
+                continue;
+            }
+            path.pop();
+            let done = if state.get(c) == Some(&3) { 3 } else { 2 };
+            state.insert(c, done);
+            if done == 3 {
+                if let Some((parent, _)) = path.last() {
+                    state.insert(parent, 3);
+                }
+            }
+        }
+    }
+    for &c in &names {
+        if state.get(c) != Some(&3) {
+            continue;
+        }
+        let sups = &supers[c];
+        let reason = if sups.contains(&c) {
+            format!("ClassCircularityError: {c} is its own supertype")
+        } else {
+            let via: Vec<&str> = sups
+                .iter()
+                .copied()
+                .filter(|s| state.get(s) == Some(&3))
+                .collect();
+            format!(
+                "ClassCircularityError: {c} extends or implements {}, whose supertypes lead back in a cycle",
+                via.join(", ")
+            )
+        };
+        refused.push((c.to_string(), reason));
+    }
+    refused
+}
+
 impl Hierarchy {
     /// Adds a class (the first definition of a name wins).
     pub fn add(&mut self, node: ClassNode) -> bool {
@@ -89,25 +170,37 @@ impl Hierarchy {
         self.classes.get(name)
     }
 
-    /// Direct supertypes of a reference type. Arrays are subtypes of
-    /// Object, Cloneable and Serializable, and covariant in their element
-    /// type; a class missing from the class path is taken to extend
-    /// Object.
+    /// Direct supertypes of a reference type (JLS §4.10.3 for arrays):
+    /// `S[]` for each direct supertype `S` of `T` is one of `T[]`, and
+    /// `Object[]` and the arrays of primitives have `Object`, `Cloneable`
+    /// and `Serializable` (their closure reaches these from any array). A
+    /// class missing from the class path is taken to extend Object.
+    ///
+    /// The dimensions are stripped at once, so a type of 255 dimensions
+    /// (the JVM's limit) costs one pass over its name, not a recursion per
+    /// dimension (which made one such class take minutes).
     pub fn direct_supertypes(&self, t: &str) -> Vec<String> {
-        if let Some(e) = element_type(t) {
-            let mut out = vec![
-                OBJECT.to_string(),
-                "java.lang.Cloneable".to_string(),
-                "java.io.Serializable".to_string(),
-            ];
-            if crate::classfile::descriptor::is_reference(e) {
-                out.extend(
-                    self.direct_supertypes(e)
-                        .into_iter()
-                        .map(|s| format!("{s}[]")),
-                );
+        let mut element = t;
+        let mut dims = 0;
+        while let Some(e) = element_type(element) {
+            element = e;
+            dims += 1;
+        }
+        if dims > 0 {
+            let is_ref = crate::classfile::descriptor::is_reference(element);
+            if !is_ref || element == OBJECT {
+                let suffix = "[]".repeat(dims - 1);
+                return [OBJECT, "java.lang.Cloneable", "java.io.Serializable"]
+                    .iter()
+                    .map(|s| format!("{s}{suffix}"))
+                    .collect();
             }
-            return out;
+            let suffix = "[]".repeat(dims);
+            return self
+                .direct_supertypes(element)
+                .into_iter()
+                .map(|s| s + &suffix)
+                .collect();
         }
         match self.classes.get(t) {
             Some(c) => {
@@ -277,5 +370,47 @@ impl Hierarchy {
     /// All class names.
     pub fn names(&self) -> impl Iterator<Item = &String> {
         self.classes.keys()
+    }
+}
+
+#[cfg(test)]
+mod circularity_tests {
+    use super::*;
+
+    fn check(edges: &[(&'static str, &[&'static str])]) -> Vec<String> {
+        let supers: FxHashMap<&str, Vec<&str>> =
+            edges.iter().map(|(c, s)| (*c, s.to_vec())).collect();
+        circular_classes(&supers)
+            .into_iter()
+            .map(|(c, _)| c)
+            .collect()
+    }
+
+    #[test]
+    fn cycles_and_what_extends_them_are_refused() {
+        assert_eq!(check(&[("A", &["A"])]), ["A"]);
+        assert_eq!(
+            check(&[("A", &["B"]), ("B", &["A"]), ("C", &["B"]), ("D", &["E"])]),
+            ["A", "B", "C"]
+        );
+        // Interfaces too, and a diamond is no cycle.
+        assert_eq!(
+            check(&[("I", &["J"]), ("J", &["K"]), ("K", &["I"])]),
+            ["I", "J", "K"]
+        );
+        assert!(check(&[("A", &["B", "I"]), ("B", &["I"]), ("I", &[])]).is_empty());
+        // A long chain (no recursion depth limit).
+        let names: Vec<String> = (0..100_000).map(|k| format!("C{k}")).collect();
+        let supers: FxHashMap<&str, Vec<&str>> = names
+            .iter()
+            .enumerate()
+            .map(|(k, n)| {
+                (
+                    n.as_str(),
+                    names.get(k + 1).map(String::as_str).into_iter().collect(),
+                )
+            })
+            .collect();
+        assert!(circular_classes(&supers).is_empty());
     }
 }

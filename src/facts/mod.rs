@@ -77,6 +77,7 @@ pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> Program
         }
     }
     drop(read.classes);
+    let classes = without_circular_classes(classes, &mut problems);
     let mut b = FactsBuilder::new();
     let mut duplicates = 0;
     let mut kept = Vec::with_capacity(classes.len());
@@ -135,6 +136,43 @@ pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> Program
         duplicates,
         module_infos,
     }
+}
+
+/// Takes out the classes the JVM would refuse with
+/// `ClassCircularityError` (see [`hierarchy::circular_classes`]), each
+/// reported as a problem: every walk of the hierarchy assumes it has no
+/// cycle.
+fn without_circular_classes(
+    classes: Vec<(ClassInfo, bool, String)>,
+    problems: &mut Vec<LoadProblem>,
+) -> Vec<(ClassInfo, bool, String)> {
+    let mut supers: fxhash::FxHashMap<&str, Vec<&str>> = fxhash::FxHashMap::default();
+    for (c, _, _) in &classes {
+        supers.entry(c.name.as_str()).or_insert_with(|| {
+            c.super_name
+                .iter()
+                .chain(&c.interfaces)
+                .map(String::as_str)
+                .collect()
+        });
+    }
+    let refused: fxhash::FxHashMap<String, String> =
+        hierarchy::circular_classes(&supers).into_iter().collect();
+    if refused.is_empty() {
+        return classes;
+    }
+    let mut kept = Vec::with_capacity(classes.len());
+    for (c, lib, loc) in classes {
+        match refused.get(&c.name) {
+            Some(reason) => problems.push(LoadProblem {
+                file: loc.into(),
+                entry: None,
+                reason: reason.clone(),
+            }),
+            None => kept.push((c, lib, loc)),
+        }
+    }
+    kept
 }
 
 /// Lowers every method of a class that has a body or a native model, with
