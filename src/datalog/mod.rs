@@ -20,3 +20,22 @@ pub mod solver;
 pub mod stratify;
 
 pub use error::{Error, ErrorKind, Loc, Result};
+
+/// Runs the front end of the language on arbitrary bytes: lexing,
+/// parsing, name resolution, stratification and layout (the solver is
+/// built but not run). The entry point of the `.dl` fuzz target. Errors
+/// are expected; panics and hangs are bugs. `.include` and map files are
+/// looked up in a directory that does not exist.
+pub fn fuzz_one(bytes: &[u8]) {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return;
+    };
+    let dir = std::path::Path::new("/nonexistent/refract-fuzz");
+    let Ok(parsed) = parser::parse_str(text, "fuzz.dl", dir) else {
+        return;
+    };
+    let _ = constants::collect(&parsed);
+    if let Ok(prog) = resolve::resolve(&parsed) {
+        let _ = solver::Solver::new(prog);
+    }
+}
