@@ -4,12 +4,13 @@
 # nightly; they share the entry points refract::facts::fuzz_one and
 # refract::datalog::fuzz_one).
 #
-#   scripts/fuzz.sh [class_reader|datalog|all] [SECONDS] [OUT_DIR]
+#   scripts/fuzz.sh [class_reader|datalog|classpath|all] [SECONDS] [OUT_DIR]
 #
 # Defaults: all targets, 600 s each, OUT_DIR=target/fuzz. Seeds: the
 # fixtures' class files (and the hang reproducers) for class_reader; the
 # shipped queries, bddbddb's programs and the hostile .dl files for
-# datalog. The driver restarts after a hang or an abort until the time
+# datalog; for classpath, the driver's own (zip bombs, class directories
+# with symbolic-link loops), which its structured mutations vary. The driver restarts after a hang or an abort until the time
 # is up. Findings (panic-*, hang-*, abort-*) go to OUT_DIR/TARGET/findings;
 # commit each as a regression test. Prints executions and findings per
 # target.
@@ -30,6 +31,10 @@ seed_datalog() {
     cp tests/data/bddbddb/c_pa.datalog tests/data/bddbddb/pa/pa.datalog "$1"
     cp tests/data/hostile/*.dl "$1" 2>/dev/null || true
     printf 'V 4\nR(a:V0) printsize\nR(0).\nR(x)?\n' > "$1/small.dl"
+}
+
+seed_classpath() {
+    : # built into the driver
 }
 
 run_target() {
@@ -53,7 +58,7 @@ run_target() {
 }
 
 case $which in
-    all) run_target class_reader; run_target datalog ;;
-    class_reader|datalog) run_target "$which" ;;
-    *) echo "unknown target $which (class_reader, datalog, all)" >&2; exit 2 ;;
+    all) run_target class_reader; run_target datalog; run_target classpath ;;
+    class_reader|datalog|classpath) run_target "$which" ;;
+    *) echo "unknown target $which (class_reader, datalog, classpath, all)" >&2; exit 2 ;;
 esac

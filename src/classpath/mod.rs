@@ -99,117 +99,257 @@ impl ClassPath {
         });
     }
 
-    /// Reads every class file of every entry. Unreadable entries become
+    /// Reads every class file of every entry, handing them to `batch` a
+    /// few thousand (or 64 MB) at a time, so that the caller can parse
+    /// and drop the bytes as it goes: memory does not grow with the total
+    /// size of the class path. Unreadable entries become
     /// [`LoadProblem`]s; only a missing entry given by the user is an
     /// error, reported as a problem too so the caller decides.
+    pub fn read_batches(
+        &self,
+        batch: &mut dyn FnMut(Vec<ClassBytes>),
+        problems: &mut Vec<LoadProblem>,
+    ) {
+        let mut r = Reader {
+            pending: Vec::new(),
+            pending_bytes: 0,
+            batch,
+            problems,
+        };
+        for e in &self.entries {
+            r.entry(&e.path, e.is_library);
+        }
+        r.flush();
+    }
+
+    /// Reads every class file of every entry at once (for small class
+    /// paths and tests; [`read_batches`](Self::read_batches) bounds
+    /// memory).
     pub fn read(&self) -> ReadClassPath {
         let mut out = ReadClassPath::default();
-        for e in &self.entries {
-            read_entry(&e.path, e.is_library, &mut out);
-        }
+        let mut classes = Vec::new();
+        self.read_batches(&mut |b| classes.extend(b), &mut out.problems);
+        out.classes = classes;
         out
     }
 }
 
-fn problem(out: &mut ReadClassPath, file: &Path, entry: Option<String>, reason: String) {
-    out.problems.push(LoadProblem {
-        file: file.to_path_buf(),
-        entry,
-        reason,
-    });
+/// Class files held at once at most, before the reader hands them on.
+const BATCH_CLASSES: usize = 4096;
+/// Bytes of class files held at once at most (one class may exceed it).
+const BATCH_BYTES: usize = 64 << 20;
+/// The largest class file read: no real class comes near it (the JDK's
+/// largest is under 1 MB); an entry that inflates past it is refused
+/// without inflating the rest (zip bombs).
+pub const MAX_CLASS_BYTES: u64 = 64 << 20;
+/// A class file's first four bytes.
+const MAGIC: [u8; 4] = [0xCA, 0xFE, 0xBA, 0xBE];
+
+/// Reading the class path: the classes read and not yet handed on.
+struct Reader<'a> {
+    pending: Vec<ClassBytes>,
+    pending_bytes: usize,
+    batch: &'a mut dyn FnMut(Vec<ClassBytes>),
+    problems: &'a mut Vec<LoadProblem>,
 }
 
-fn read_entry(path: &Path, is_library: bool, out: &mut ReadClassPath) {
-    let meta = match fs::metadata(path) {
-        Ok(m) => m,
-        Err(e) => return problem(out, path, None, format!("cannot read: {e}")),
-    };
-    if meta.is_dir() {
-        let mut files = Vec::new();
-        collect_class_files(path, &mut files, out);
-        files.sort();
-        for f in files {
-            match fs::read(&f) {
-                Ok(bytes) => out.classes.push(ClassBytes {
-                    file: f,
+impl Reader<'_> {
+    fn problem(&mut self, file: &Path, entry: Option<String>, reason: String) {
+        self.problems.push(LoadProblem {
+            file: file.to_path_buf(),
+            entry,
+            reason,
+        });
+    }
+
+    fn push(&mut self, c: ClassBytes) {
+        self.pending_bytes += c.bytes.len();
+        self.pending.push(c);
+        if self.pending.len() >= BATCH_CLASSES || self.pending_bytes >= BATCH_BYTES {
+            self.flush();
+        }
+    }
+
+    fn flush(&mut self) {
+        if !self.pending.is_empty() {
+            self.pending_bytes = 0;
+            (self.batch)(std::mem::take(&mut self.pending));
+        }
+    }
+
+    fn entry(&mut self, path: &Path, is_library: bool) {
+        let meta = match fs::metadata(path) {
+            Ok(m) => m,
+            Err(e) => return self.problem(path, None, format!("cannot read: {e}")),
+        };
+        if meta.is_dir() {
+            let mut files = Vec::new();
+            let mut seen = HashSet::new();
+            if let Ok(real) = path.canonicalize() {
+                seen.insert(real);
+            }
+            self.collect_class_files(path, &mut seen, &mut files);
+            files.sort();
+            for f in files {
+                match read_class_file(&f) {
+                    Ok(bytes) => self.push(ClassBytes {
+                        file: f,
+                        entry: None,
+                        is_library,
+                        bytes,
+                    }),
+                    Err(reason) => self.problem(&f, None, reason),
+                }
+            }
+            return;
+        }
+        if !meta.is_file() {
+            return self.problem(path, None, "not a regular file or directory".to_string());
+        }
+        let mut head = [0u8; 4];
+        let n = fs::File::open(path).and_then(|mut f| read_up_to(&mut f, &mut head));
+        let head = match n {
+            Ok(n) => &head[..n],
+            Err(e) => return self.problem(path, None, format!("cannot read: {e}")),
+        };
+        if head == MAGIC {
+            match read_class_file(path) {
+                Ok(bytes) => self.push(ClassBytes {
+                    file: path.to_path_buf(),
                     entry: None,
                     is_library,
                     bytes,
                 }),
-                Err(e) => problem(out, &f, None, format!("cannot read: {e}")),
+                Err(reason) => self.problem(path, None, reason),
+            }
+        } else if head == b"JM\x01\x00" || head.starts_with(b"PK") {
+            let bytes = match fs::read(path) {
+                Ok(b) => b,
+                Err(e) => return self.problem(path, None, format!("cannot read: {e}")),
+            };
+            if head.starts_with(b"JM") {
+                // A jmod is a zip archive after a 4-byte header; classes
+                // live under `classes/`.
+                self.zip(path, &bytes[4..], Some("classes/"), is_library);
+            } else {
+                self.zip(path, &bytes, None, is_library);
+            }
+        } else {
+            self.problem(
+                path,
+                None,
+                "not a jar, jmod, class file or directory".to_string(),
+            );
+        }
+    }
+
+    /// The `.class` files below `dir`, each real directory walked once:
+    /// a symbolic link to a directory already walked (a loop, such as
+    /// `p/self -> .`) is skipped with a warning that names it.
+    fn collect_class_files(
+        &mut self,
+        dir: &Path,
+        seen: &mut HashSet<PathBuf>,
+        files: &mut Vec<PathBuf>,
+    ) {
+        let rd = match fs::read_dir(dir) {
+            Ok(rd) => rd,
+            Err(e) => return self.problem(dir, None, format!("cannot list: {e}")),
+        };
+        let mut entries: Vec<_> = rd.flatten().collect();
+        entries.sort_by_key(|e| e.file_name());
+        for ent in entries {
+            let p = ent.path();
+            let Ok(t) = ent.file_type() else {
+                continue;
+            };
+            let is_dir = t.is_dir() || (t.is_symlink() && p.is_dir());
+            if is_dir {
+                let Ok(real) = p.canonicalize() else {
+                    self.problem(&p, None, "cannot resolve the directory".to_string());
+                    continue;
+                };
+                if !seen.insert(real.clone()) {
+                    let target = fs::read_link(&p).unwrap_or(real);
+                    self.problem(
+                        &p,
+                        None,
+                        format!(
+                            "symbolic link to {}, a directory already read (a loop); not followed",
+                            target.display()
+                        ),
+                    );
+                    continue;
+                }
+                self.collect_class_files(&p, seen, files);
+            } else if p.extension().is_some_and(|x| x == "class") {
+                files.push(p);
             }
         }
-        return;
     }
-    let bytes = match fs::read(path) {
-        Ok(b) => b,
-        Err(e) => return problem(out, path, None, format!("cannot read: {e}")),
-    };
-    if bytes.starts_with(&[0xCA, 0xFE, 0xBA, 0xBE]) {
-        out.classes.push(ClassBytes {
-            file: path.to_path_buf(),
-            entry: None,
-            is_library,
-            bytes,
-        });
-    } else if bytes.starts_with(b"JM\x01\x00") {
-        // A jmod is a zip archive after a 4-byte header; classes live
-        // under `classes/`.
-        read_zip(path, &bytes[4..], Some("classes/"), is_library, out);
-    } else if bytes.starts_with(b"PK") {
-        read_zip(path, &bytes, None, is_library, out);
-    } else {
-        problem(
-            out,
-            path,
-            None,
-            "not a jar, jmod, class file or directory".to_string(),
-        );
+
+    fn zip(&mut self, path: &Path, data: &[u8], prefix: Option<&str>, is_library: bool) {
+        read_zip(self, path, data, prefix, is_library);
     }
 }
 
-fn collect_class_files(dir: &Path, files: &mut Vec<PathBuf>, out: &mut ReadClassPath) {
-    let rd = match fs::read_dir(dir) {
-        Ok(rd) => rd,
-        Err(e) => return problem(out, dir, None, format!("cannot list: {e}")),
-    };
-    for ent in rd.flatten() {
-        let p = ent.path();
-        match ent.file_type() {
-            Ok(t) if t.is_dir() => collect_class_files(&p, files, out),
-            Ok(_) if p.extension().is_some_and(|x| x == "class") => files.push(p),
-            _ => {}
+/// Reads up to `buf.len()` bytes; fewer only at the end of the input.
+fn read_up_to(r: &mut dyn Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..])? {
+            0 => break,
+            k => n += k,
         }
     }
+    Ok(n)
 }
 
-fn read_zip(
-    path: &Path,
-    data: &[u8],
-    prefix: Option<&str>,
-    is_library: bool,
-    out: &mut ReadClassPath,
-) {
+/// Reads one class file (a plain file or an archive entry): its first
+/// four bytes must be the magic number, and it may not exceed
+/// [`MAX_CLASS_BYTES`]; neither check reads more than it must.
+fn read_class_bytes(r: &mut dyn Read, size_hint: u64) -> Result<Vec<u8>, String> {
+    let mut head = [0u8; 4];
+    let n = read_up_to(r, &mut head).map_err(|e| format!("cannot read: {e}"))?;
+    if head[..n] != MAGIC {
+        return Err(format!(
+            "not a class file (it starts with {:02X?}, not CAFEBABE)",
+            &head[..n]
+        ));
+    }
+    let mut bytes = Vec::with_capacity(size_hint.min(1 << 24) as usize);
+    bytes.extend_from_slice(&head);
+    r.take(MAX_CLASS_BYTES + 1 - 4)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read: {e}"))?;
+    if bytes.len() as u64 > MAX_CLASS_BYTES {
+        return Err(format!(
+            "larger than {} MB: no class file is that large (a zip bomb?); not read further",
+            MAX_CLASS_BYTES >> 20
+        ));
+    }
+    Ok(bytes)
+}
+
+fn read_class_file(path: &Path) -> Result<Vec<u8>, String> {
+    let mut f = fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+    let size = f.metadata().map_or(0, |m| m.len());
+    read_class_bytes(&mut f, size)
+}
+
+fn read_zip(r: &mut Reader, path: &Path, data: &[u8], prefix: Option<&str>, is_library: bool) {
     let mut archive = match zip::ZipArchive::new(Cursor::new(data)) {
         Ok(a) => a,
-        Err(e) => return problem(out, path, None, format!("broken archive: {e}")),
+        Err(e) => return r.problem(path, None, format!("broken archive: {e}")),
     };
     let mut seen = HashSet::new();
     for i in 0..archive.len() {
-        let mut file = match archive.by_index(i) {
-            Ok(f) => f,
-            Err(e) => {
-                problem(
-                    out,
-                    path,
-                    Some(format!("#{i}")),
-                    format!("broken entry: {e}"),
-                );
-                continue;
-            }
-        };
-        let name = file.name().to_string();
-        if !name.ends_with(".class") || file.is_dir() {
+        // The entry's name, read from the central directory even when the
+        // entry itself cannot be opened (an unsupported compression).
+        let name = archive
+            .name_for_index(i)
+            .map_or_else(|| format!("#{i}"), str::to_string);
+        if !name.ends_with(".class") || name.ends_with('/') {
             continue;
         }
         if let Some(p) = prefix {
@@ -225,16 +365,28 @@ fn read_zip(
         if !seen.insert(name.clone()) {
             continue;
         }
-        let mut bytes = Vec::with_capacity((file.size() as usize).min(1 << 24));
-        if let Err(e) = file.read_to_end(&mut bytes) {
-            problem(out, path, Some(name), format!("cannot inflate: {e}"));
-            continue;
+        let mut file = match archive.by_index(i) {
+            Ok(f) => f,
+            Err(e) => {
+                r.problem(path, Some(name), format!("cannot open the entry: {e}"));
+                continue;
+            }
+        };
+        let size = file.size();
+        match read_class_bytes(&mut file, size) {
+            Ok(bytes) => {
+                drop(file);
+                r.push(ClassBytes {
+                    file: path.to_path_buf(),
+                    entry: Some(name),
+                    is_library,
+                    bytes,
+                })
+            }
+            Err(reason) => {
+                drop(file);
+                r.problem(path, Some(name), reason)
+            }
         }
-        out.classes.push(ClassBytes {
-            file: path.to_path_buf(),
-            entry: Some(name),
-            is_library,
-            bytes,
-        });
     }
 }

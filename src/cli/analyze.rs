@@ -40,6 +40,10 @@ pub fn run_analyze(a: AnalyzeArgs) -> Result<()> {
     let mut inputs: Vec<PathBuf> = cp.entries.iter().map(|e| e.path.clone()).collect();
     inputs.extend(a.options.spec.iter().cloned());
     super::prepare_output(&a.output, &inputs, a.force)?;
+    // The inputs' checksums first: a problem reading them shows before
+    // any work.
+    let mut manifest = ManifestBuilder::new("analyze");
+    super::facts::record_inputs(&mut manifest, &a.classpath, &a.jdk)?;
     let bar = ProgressLine::new(a.quiet);
     let start = std::time::Instant::now();
     let facts = generate(&cp, &|p| match p {
@@ -58,8 +62,6 @@ pub fn run_analyze(a: AnalyzeArgs) -> Result<()> {
     if !a.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         eprint!("solving ({} variant)...", a.options.variant);
     }
-    let mut manifest = ManifestBuilder::new("analyze");
-    super::facts::record_inputs(&mut manifest, &a.classpath, &a.jdk)?;
     manifest.timing("facts", facts_time.as_secs_f64());
     let (solver, _, stats) = analyze(facts, &a.options, &a.output, a.force, manifest)?;
     drop(solver);

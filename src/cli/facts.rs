@@ -24,6 +24,10 @@ pub fn facts(
     let cp = class_path(classpath, jdk)?;
     let inputs: Vec<PathBuf> = cp.entries.iter().map(|e| e.path.clone()).collect();
     super::prepare_output(output, &inputs, force)?;
+    // The inputs' checksums first: a problem reading them shows before
+    // any work.
+    let mut manifest = ManifestBuilder::new("facts");
+    record_inputs(&mut manifest, classpath, jdk)?;
     let bar = ProgressLine::new(quiet);
     let start = std::time::Instant::now();
     let facts = generate(&cp, &|p| match p {
@@ -32,8 +36,6 @@ pub fn facts(
     });
     bar.finish();
     check_read(&facts)?;
-    let mut manifest = ManifestBuilder::new("facts");
-    record_inputs(&mut manifest, classpath, jdk)?;
     manifest.timing("facts", start.elapsed().as_secs_f64());
     let summary = write_database(&facts.builder, output, &manifest, force)
         .with_context(|| format!("cannot write the database {}", output.display()))?;

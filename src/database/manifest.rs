@@ -70,7 +70,9 @@ pub fn input_checksum(path: &Path) -> io::Result<FileSum> {
         return checksum(path);
     }
     let mut files = Vec::new();
-    collect_files(path, path, &mut files)?;
+    let mut seen = std::collections::HashSet::new();
+    seen.insert(path.canonicalize()?);
+    collect_files(path, path, &mut seen, &mut files)?;
     files.sort();
     let mut h = Sha256::new();
     let mut size = 0;
@@ -89,11 +91,21 @@ pub fn input_checksum(path: &Path) -> io::Result<FileSum> {
     Ok(FileSum { size, sha256: hex })
 }
 
-fn collect_files(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
+/// The files below `dir`, relative to `root`, each real directory walked
+/// once: a symbolic link to a directory already walked (a loop) is not
+/// followed (the class-path reader warns about it).
+fn collect_files(
+    root: &Path,
+    dir: &Path,
+    seen: &mut std::collections::HashSet<PathBuf>,
+    out: &mut Vec<PathBuf>,
+) -> io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let p = entry?.path();
         if p.is_dir() {
-            collect_files(root, &p, out)?;
+            if seen.insert(p.canonicalize()?) {
+                collect_files(root, &p, seen, out)?;
+            }
         } else if let Ok(rel) = p.strip_prefix(root) {
             out.push(rel.to_path_buf());
         }

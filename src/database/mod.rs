@@ -311,10 +311,8 @@ impl Database {
     /// An empty database with no directory of its own: a shell started
     /// without one. Input relations declared in it are read from `dir`.
     pub fn scratch(dir: &Path) -> Result<Database, DatabaseError> {
-        let prog = Program {
-            base_dir: dir.to_path_buf(),
-            ..Program::default()
-        };
+        let mut prog = Program::default();
+        prog.base_dir = dir.to_path_buf();
         Ok(Database {
             dir: dir.to_path_buf(),
             manifest: Manifest::default(),

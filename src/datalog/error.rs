@@ -93,12 +93,28 @@ impl Error {
     }
 }
 
+/// The most characters of a message printed: a safety net behind the
+/// bounded quotes of user input ([`super::quote`]).
+const MESSAGE_LIMIT: usize = 4096;
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.loc {
-            Some(loc) => write!(f, "{}: {}", loc, self.message),
-            None => write!(f, "{}", self.message),
+        if let Some(loc) = &self.loc {
+            write!(f, "{loc}: ")?;
         }
+        // Control characters (a NUL from the input) are escaped; lines
+        // and tabs of multi-line messages are kept.
+        for (k, c) in self.message.chars().enumerate() {
+            if k == MESSAGE_LIMIT {
+                return write!(f, "... (message cut at {MESSAGE_LIMIT} characters)");
+            }
+            if c.is_control() && c != '\n' && c != '\t' {
+                write!(f, "{}", c.escape_default())?;
+            } else {
+                write!(f, "{c}")?;
+            }
+        }
+        Ok(())
     }
 }
 

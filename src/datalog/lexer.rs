@@ -51,9 +51,9 @@ impl Tok {
     /// How the token reads in an error message.
     pub fn describe(&self) -> String {
         match self {
-            Tok::Ident(s) => format!("'{s}'"),
+            Tok::Ident(s) => format!("'{}'", super::quote::bounded(s)),
             Tok::Int(n) => format!("'{n}'"),
-            Tok::Str(s) => format!("\"{s}\""),
+            Tok::Str(s) => format!("\"{}\"", super::quote::bounded(s)),
             Tok::LParen => "'('".into(),
             Tok::RParen => "')'".into(),
             Tok::Comma => "','".into(),
@@ -81,6 +81,9 @@ pub struct Token {
     pub tok: Tok,
     /// Its position.
     pub loc: Loc,
+    /// The column just after it (tokens that touch form one word, such as
+    /// a map file's name `v.map`).
+    pub end: u32,
 }
 
 /// Splits one physical line into tokens. `//` starts a comment.
@@ -149,7 +152,7 @@ pub fn tokenize_line(file: &Arc<PathBuf>, line_no: u32, text: &str) -> Result<Ve
                         Error::at(
                             &loc,
                             ErrorKind::Syntax,
-                            format!("number {digits} is too large"),
+                            format!("number {} is too large", super::quote::bounded(&digits)),
                         )
                     })?;
                     (Tok::Int(n), j - i)
@@ -170,7 +173,11 @@ pub fn tokenize_line(file: &Arc<PathBuf>, line_no: u32, text: &str) -> Result<Ve
                 ))
             }
         };
-        out.push(Token { tok, loc });
+        out.push(Token {
+            tok,
+            loc,
+            end: (i + len) as u32 + 1,
+        });
         i += len;
     }
     Ok(out)

@@ -14,6 +14,7 @@ pub mod lexer;
 pub mod parser;
 pub mod planner;
 pub mod program;
+pub mod quote;
 pub mod relation_io;
 pub mod resolve;
 pub mod solver;

@@ -26,11 +26,36 @@ pub struct ParsedProgram {
 
 /// Parses a program file and everything it includes.
 pub fn parse_file(path: &Path) -> Result<ParsedProgram> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, &e))?;
+    let text = read_source(path, None)?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let mut p = Parser::new(dir.clone());
     p.parse_text(&text, Arc::new(path.to_path_buf()), &dir, 1)?;
     Ok(p.finish())
+}
+
+/// Reads a source file as UTF-8. Invalid UTF-8 is reported at its line
+/// and column; a read failure at `included_at`, where given.
+fn read_source(path: &Path, included_at: Option<&Loc>) -> Result<String> {
+    let bytes = std::fs::read(path).map_err(|e| match included_at {
+        Some(loc) => Error::at(
+            loc,
+            ErrorKind::Io,
+            format!("cannot read {}: {e}", path.display()),
+        ),
+        None => Error::io(path, &e),
+    })?;
+    String::from_utf8(bytes).map_err(|e| {
+        let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = good.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+        let line_start = good.iter().rposition(|&b| b == b'\n').map_or(0, |k| k + 1);
+        let col = String::from_utf8_lossy(&good[line_start..]).chars().count() as u32 + 1;
+        let at = Loc::new(Arc::new(path.to_path_buf()), line, col);
+        Error::at(
+            &at,
+            ErrorKind::Syntax,
+            "invalid UTF-8 (a Datalog file is UTF-8 text)",
+        )
+    })
 }
 
 /// Parses program text. `dir` stands in for the file's directory (for
@@ -77,10 +102,12 @@ impl Parser {
         first_line: u32,
     ) -> Result<()> {
         let mut pending: Vec<Token> = Vec::new();
-        let mut lines = text.lines().enumerate().peekable();
+        // A byte-order mark is no part of the text; CR, LF and CRLF all
+        // end a line.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let mut lines = split_lines(text).enumerate().peekable();
         while let Some((i, raw)) = lines.next() {
             let line_no = i as u32 + first_line;
-            let raw = raw.trim_end_matches('\r');
             let trimmed = raw.trim_start();
             if trimmed.starts_with('#') || (pending.is_empty() && trimmed.is_empty()) {
                 continue;
@@ -113,8 +140,29 @@ impl Parser {
                 let Some(Tok::Int(size)) = toks.get(1).map(|t| &t.tok) else {
                     unreachable!("checked by the guard")
                 };
+                // The map file's name is one word: its tokens touch (`v.map`,
+                // `../maps/v.map`); anything after it is an error, not a
+                // longer name.
                 let map = if toks.len() > 2 {
-                    Some(join_tokens(&toks[2..]))
+                    let mut end = 3;
+                    while end < toks.len()
+                        && toks[end].loc.line == toks[end - 1].loc.line
+                        && toks[end].loc.col == toks[end - 1].end
+                    {
+                        end += 1;
+                    }
+                    if let Some(extra) = toks.get(end) {
+                        return Err(Error::at(
+                            &extra.loc,
+                            ErrorKind::Syntax,
+                            format!(
+                                "unexpected {} after the map file name of domain {} (a domain is `NAME SIZE [mapfile]`, alone on its line)",
+                                extra.tok.describe(),
+                                super::quote::bounded(name)
+                            ),
+                        ));
+                    }
+                    Some(join_tokens(&toks[2..end]))
                 } else {
                     None
                 };
@@ -139,6 +187,7 @@ impl Parser {
         let Some(Token {
             tok: Tok::Ident(name),
             loc,
+            ..
         }) = toks.get(1)
         else {
             return Err(Error::at(
@@ -209,6 +258,20 @@ impl Parser {
             candidates.push(b.join(file));
         }
         candidates.push(dir.join(file));
+        // Something there that is not a file (a directory, a device such
+        // as /dev/zero, a pipe) is named as what it is, and never read.
+        if let Some(p) = candidates.iter().find(|p| p.exists() && !p.is_file()) {
+            let what = if p.is_dir() {
+                "a directory"
+            } else {
+                "not a regular file (a device, a pipe or a socket)"
+            };
+            return Err(Error::at(
+                loc,
+                ErrorKind::Io,
+                format!("cannot include {}: it is {what}", p.display()),
+            ));
+        }
         let Some(path) = candidates.iter().find(|p| p.is_file()).cloned() else {
             return Err(Error::at(
                 loc,
@@ -231,19 +294,37 @@ impl Parser {
                 format!("\"{file}\" includes itself"),
             ));
         }
-        let text = std::fs::read_to_string(&path).map_err(|e| {
-            Error::at(
-                loc,
-                ErrorKind::Io,
-                format!("cannot read {}: {e}", path.display()),
-            )
-        })?;
+        let text = read_source(&path, Some(loc))?;
         self.include_stack.push(canonical);
         let inc_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         let r = self.parse_text(&text, Arc::new(path), &inc_dir, 1);
         self.include_stack.pop();
         r
     }
+}
+
+/// The lines of `text`, each ended by LF, CRLF or a lone CR (old Mac
+/// files), without their ends.
+pub fn split_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        match rest.find(['\n', '\r']) {
+            Some(k) => {
+                let line = &rest[..k];
+                let skip = if rest[k..].starts_with("\r\n") { 2 } else { 1 };
+                rest = &rest[k + skip..];
+                Some(line)
+            }
+            None => {
+                let line = rest;
+                rest = "";
+                Some(line)
+            }
+        }
+    })
 }
 
 /// A rule (`:-` seen) whose terminating period has not arrived yet.

@@ -4,6 +4,7 @@ use super::ast::CmpOp;
 use super::error::Loc;
 use crate::bdd::layout::{DomainId, OrderGroup};
 use crate::io::map::NameMap;
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -162,17 +163,46 @@ pub struct Program {
     pub base_dir: PathBuf,
     /// Notes for the user (ignored directives and options).
     pub notes: Vec<String>,
+    /// Domains by name, kept by [`push_domain`](Self::push_domain).
+    domain_index: HashMap<String, DomainId>,
+    /// Relations by name, kept by [`push_relation`](Self::push_relation).
+    relation_index: HashMap<String, RelId>,
 }
 
 impl Program {
-    /// The relation with the given name.
+    /// Adds a domain; its name must be new.
+    pub fn push_domain(&mut self, d: Domain) -> DomainId {
+        let id = self.domains.len();
+        self.domain_index.insert(d.name.clone(), id);
+        self.domains.push(d);
+        id
+    }
+
+    /// Adds a relation; its name must be new.
+    pub fn push_relation(&mut self, r: Relation) -> RelId {
+        let id = self.relations.len();
+        self.relation_index.insert(r.name.clone(), id);
+        self.relations.push(r);
+        id
+    }
+
+    /// The relation with the given name (a hash lookup: programs with
+    /// tens of thousands of declarations resolve in linear time).
     pub fn relation_id(&self, name: &str) -> Option<RelId> {
-        self.relations.iter().position(|r| r.name == name)
+        match self.relation_index.get(name) {
+            Some(&id) if self.relations.get(id).is_some_and(|r| r.name == name) => Some(id),
+            _ if self.relation_index.len() == self.relations.len() => None,
+            _ => self.relations.iter().position(|r| r.name == name),
+        }
     }
 
     /// The domain with the given name.
     pub fn domain_id(&self, name: &str) -> Option<DomainId> {
-        self.domains.iter().position(|d| d.name == name)
+        match self.domain_index.get(name) {
+            Some(&id) if self.domains.get(id).is_some_and(|d| d.name == name) => Some(id),
+            _ if self.domain_index.len() == self.domains.len() => None,
+            _ => self.domains.iter().position(|d| d.name == name),
+        }
     }
 
     /// `V1` for instance 1 of domain V.

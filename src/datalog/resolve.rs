@@ -9,6 +9,7 @@ use super::ast::{self, CmpOp, LiteralAst, Statement, TermAst};
 use super::error::{Error, ErrorKind, Loc, Result};
 use super::parser::ParsedProgram;
 use super::program::*;
+use super::quote::{bounded, did_you_mean};
 use crate::bdd::layout::{parse_var_order, DomainId};
 use crate::io::map::NameMap;
 use std::collections::{HashMap, HashSet};
@@ -26,10 +27,11 @@ pub type MapCache = HashMap<std::path::PathBuf, Arc<NameMap>>;
 /// Resolves and checks a parsed program, reading map files through `maps`.
 pub fn resolve_with_maps(parsed: &ParsedProgram, maps: &mut MapCache) -> Result<Program> {
     let mut r = Resolver {
-        prog: Program {
-            base_dir: parsed.base_dir.clone(),
-            notes: parsed.notes.clone(),
-            ..Program::default()
+        prog: {
+            let mut p = Program::default();
+            p.base_dir = parsed.base_dir.clone();
+            p.notes = parsed.notes.clone();
+            p
         },
         maps,
     };
@@ -69,14 +71,14 @@ impl Resolver<'_> {
                     return Err(Error::at(
                         loc,
                         ErrorKind::Mismatch,
-                        format!("domain {name} is declared twice"),
+                        format!("domain {} is declared twice", bounded(name)),
                     ));
                 }
                 if *size == 0 {
                     return Err(Error::at(
                         loc,
                         ErrorKind::OutOfDomain,
-                        format!("domain {name} has size 0"),
+                        format!("domain {} has size 0", bounded(name)),
                     ));
                 }
                 // bddbddb looks in the base directory; a map beside the
@@ -90,6 +92,24 @@ impl Resolver<'_> {
                         _ => in_base,
                     }
                 });
+                if let Some(p) = map_file.as_ref().filter(|p| !self.maps.contains_key(*p)) {
+                    if !p.is_file() {
+                        let what = if p.exists() {
+                            "is not a regular file"
+                        } else {
+                            "does not exist"
+                        };
+                        return Err(Error::at(
+                            loc,
+                            ErrorKind::Io,
+                            format!(
+                                "the map file {} of domain {} {what}",
+                                p.display(),
+                                bounded(name)
+                            ),
+                        ));
+                    }
+                }
                 let names = match &map_file {
                     Some(p) if self.maps.contains_key(p) => self.maps.get(p).cloned(),
                     Some(p) if p.is_file() => {
@@ -105,7 +125,7 @@ impl Resolver<'_> {
                     }
                     _ => None,
                 };
-                self.prog.domains.push(Domain {
+                self.prog.push_domain(Domain {
                     name: name.clone(),
                     size: *size,
                     map_file,
@@ -177,7 +197,7 @@ impl Resolver<'_> {
                 return Err(Error::at(
                     loc,
                     ErrorKind::Mismatch,
-                    format!("relation {name} is declared twice"),
+                    format!("relation {} is declared twice", bounded(name)),
                 ));
             }
             let mut resolved: Vec<Attribute> = Vec::new();
@@ -199,16 +219,19 @@ impl Resolver<'_> {
                     return Err(Error::at(
                         &a.loc,
                         ErrorKind::Unknown,
-                        format!(
-                            "unknown domain '{}' (declared domains: {})",
-                            a.ty,
-                            self.prog
-                                .domains
-                                .iter()
-                                .map(|d| d.name.as_str())
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
+                        format!("unknown domain '{}'{}", bounded(&a.ty), {
+                            let names = || self.prog.domains.iter().map(|d| d.name.as_str());
+                            let near = did_you_mean(&a.ty, names());
+                            if near.is_empty() {
+                                // `v0` is instance 0 of a domain like `V`.
+                                did_you_mean(
+                                    a.ty.trim_end_matches(|c: char| c.is_ascii_digit()),
+                                    names(),
+                                )
+                            } else {
+                                near
+                            }
+                        }),
                     ));
                 };
                 if resolved
@@ -245,7 +268,7 @@ impl Resolver<'_> {
                     )),
                 }
             }
-            self.prog.relations.push(Relation {
+            self.prog.push_relation(Relation {
                 name: name.clone(),
                 attrs: resolved,
                 options: opts,
@@ -311,7 +334,7 @@ impl Resolver<'_> {
         for a in &attrs {
             self.allocate(a.domain, a.instance);
         }
-        self.prog.relations.push(Relation {
+        self.prog.push_relation(Relation {
             name: rel_name,
             attrs,
             options: RelOptions::default(),
@@ -333,7 +356,14 @@ impl Resolver<'_> {
             Error::at(
                 &atom.loc,
                 ErrorKind::Unknown,
-                format!("unknown relation {}", atom.relation),
+                format!(
+                    "unknown relation {}{}",
+                    bounded(&atom.relation),
+                    did_you_mean(
+                        &atom.relation,
+                        self.prog.relations.iter().map(|r| r.name.as_str())
+                    )
+                ),
             )
         })?;
         let arity = self.prog.relations[rel].attrs.len();
@@ -413,8 +443,10 @@ impl Resolver<'_> {
                 loc,
                 ErrorKind::Mismatch,
                 format!(
-                    "variable {v} is used in domain {} here but in domain {} elsewhere in the rule",
-                    self.prog.domains[d].name, self.prog.domains[prev].name
+                    "variable {} is used in domain {} here but in domain {} elsewhere in the rule",
+                    bounded(v),
+                    self.prog.domains[d].name,
+                    self.prog.domains[prev].name
                 ),
             )),
             _ => {
@@ -446,7 +478,11 @@ impl Resolver<'_> {
                     return Err(Error::at(
                         loc,
                         ErrorKind::MissingConstant,
-                        format!("\"{s}\" cannot be resolved in domain {}: {why}", dom.name),
+                        format!(
+                            "\"{}\" cannot be resolved in domain {}: {why}",
+                            bounded(s),
+                            dom.name
+                        ),
                     ));
                 };
                 let id = map.id(s).ok_or_else(|| match map.error() {
@@ -454,7 +490,11 @@ impl Resolver<'_> {
                     None => Error::at(
                         loc,
                         ErrorKind::MissingConstant,
-                        format!("\"{s}\" is not in the map of domain {}", dom.name),
+                        format!(
+                            "\"{}\" is not in the map of domain {}",
+                            bounded(s),
+                            dom.name
+                        ),
                     ),
                 })?;
                 if id >= dom.size {
@@ -462,8 +502,10 @@ impl Resolver<'_> {
                         loc,
                         ErrorKind::OutOfDomain,
                         format!(
-                            "\"{s}\" is element {id}, outside domain {} (size {})",
-                            dom.name, dom.size
+                            "\"{}\" is element {id}, outside domain {} (size {})",
+                            bounded(s),
+                            dom.name,
+                            dom.size
                         ),
                     ));
                 }
@@ -539,7 +581,7 @@ impl Resolver<'_> {
                             loc,
                             ErrorKind::Mismatch,
                             match any_var {
-                                Some(v) => format!("cannot tell the domain of variable {v}: it appears in no relation"),
+                                Some(v) => format!("cannot tell the domain of variable {}: it appears in no relation", bounded(&v)),
                                 None => "a comparison needs at least one variable".to_string(),
                             },
                         ));
@@ -583,7 +625,7 @@ impl Resolver<'_> {
                             return Err(Error::at(
                                 &arg.loc,
                                 ErrorKind::Unsafe,
-                                format!("unsafe rule: variable {v} appears only in a negated subgoal; bind it in a positive subgoal or use '_'"),
+                                format!("unsafe rule: variable {} appears only in a negated subgoal; bind it in a positive subgoal or use '_'", bounded(v)),
                             ));
                         }
                     }
@@ -600,7 +642,7 @@ impl Resolver<'_> {
                         return Err(Error::at(
                             &arg.loc,
                             ErrorKind::Unsafe,
-                            format!("unsafe rule: head variable {v} does not appear in a positive subgoal of the body"),
+                            format!("unsafe rule: head variable {} does not appear in a positive subgoal of the body", bounded(v)),
                         ));
                     }
                     self.unify(&mut doms, v, attr.domain, &arg.loc)?;
@@ -656,7 +698,7 @@ fn term_text(t: &TermAst) -> String {
         TermAst::Var(v) => v.clone(),
         TermAst::Wildcard => "_".into(),
         TermAst::Int(n) => n.to_string(),
-        TermAst::Name(s) => format!("\"{s}\""),
+        TermAst::Name(s) => format!("\"{}\"", bounded(s)),
     }
 }
 

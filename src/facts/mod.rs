@@ -55,28 +55,40 @@ const BATCH: usize = 512;
 
 /// Generates the facts of every class on the class path.
 pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> ProgramFacts {
-    let read = cp.read();
-    progress(Progress::Read(read.classes.len()));
-    let mut problems = read.problems;
-    let parsed: Vec<_> = read
-        .classes
-        .par_iter()
-        .map(|cb| (read_class(&cb.bytes), cb))
-        .collect();
-    let mut classes: Vec<(ClassInfo, bool, String)> = Vec::with_capacity(parsed.len());
+    // Each batch of class files is parsed in parallel as soon as it is
+    // read, and its bytes dropped: memory follows the parsed classes, not
+    // the class path's inflated size.
+    let mut problems = Vec::new();
+    let mut classes: Vec<(ClassInfo, bool, String)> = Vec::new();
     let mut module_infos = 0;
-    for (r, cb) in parsed {
-        match r {
-            Ok(c) if c.is_module_info() => module_infos += 1,
-            Ok(c) => classes.push((c, cb.is_library, cb.location())),
-            Err(e) => problems.push(LoadProblem {
-                file: cb.file.clone(),
-                entry: cb.entry.clone(),
-                reason: e.0,
-            }),
-        }
-    }
-    drop(read.classes);
+    let mut read = 0;
+    let mut bad: Vec<LoadProblem> = Vec::new();
+    cp.read_batches(
+        &mut |batch| {
+            if crate::interrupt::pending().is_some() {
+                return;
+            }
+            read += batch.len();
+            progress(Progress::Read(read));
+            let parsed: Vec<_> = batch
+                .par_iter()
+                .map(|cb| (read_class(&cb.bytes), cb))
+                .collect();
+            for (r, cb) in parsed {
+                match r {
+                    Ok(c) if c.is_module_info() => module_infos += 1,
+                    Ok(c) => classes.push((c, cb.is_library, cb.location())),
+                    Err(e) => bad.push(LoadProblem {
+                        file: cb.file.clone(),
+                        entry: cb.entry.clone(),
+                        reason: e.0,
+                    }),
+                }
+            }
+        },
+        &mut problems,
+    );
+    problems.extend(bad);
     let classes = without_circular_classes(classes, &mut problems);
     let mut b = FactsBuilder::new();
     let mut duplicates = 0;
