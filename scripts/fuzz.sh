@@ -11,7 +11,7 @@
 # shipped queries, bddbddb's programs and the hostile .dl files for
 # datalog; for classpath, the driver's own (zip bombs, class directories
 # with symbolic-link loops), which its structured mutations vary. The driver restarts after a hang or an abort until the time
-# is up. Findings (panic-*, hang-*, abort-*) go to OUT_DIR/TARGET/findings;
+# is up. Findings (panic-*, hang-*, abort-*, killed-*) go to OUT_DIR/TARGET/findings;
 # commit each as a regression test. Prints executions and findings per
 # target.
 set -euo pipefail
@@ -46,8 +46,10 @@ run_target() {
         local left=$(( end - $(date +%s) ))
         [ "$left" -gt 0 ] || break
         set +e
-        line=$("$driver" "$t" "$left" "$corpus" "$findings" "$seed" | tail -1)
+        line=$(REFRACT_FUZZ_LAST_STATUS=${status:-0} "$driver" "$t" "$left" "$corpus" "$findings" "$seed" | tail -1; exit "${PIPESTATUS[0]}")
+        status=$?
         set -e
+        [ "$status" = 0 ] || [ "$status" = 3 ] || echo "$t: the driver ended with status $status" >&2
         n=$(awk '{print $1}' <<<"${line:-0}")
         total=$(( total + ${n:-0} ))
         seed=$(( seed + 1 ))

@@ -188,6 +188,39 @@ enum Command {
         #[arg(long, value_name = "N")]
         imprecise: Option<usize>,
     },
+    /// Measure an analysed database against traces of real runs.
+    ///
+    /// TRACE is a dynamic log of reflective calls: the TSV that reftrace
+    /// writes (the columns of `refract export targets`, plus `hits` and
+    /// `status`), or a TamiFlex `refl.log` (`Kind;target;caller;line`,
+    /// matched by method and source line). Prints the recall per API for
+    /// application and JDK callers, the static edges at the traced sites
+    /// (how many targets the analysis gives where the run saw its own),
+    /// and every missed edge with its reason: the API has no model, the
+    /// site is not in the class path, not reachable, unresolved, or
+    /// resolved to other targets only. Edges to classes generated at run
+    /// time ($$Lambda, $Proxy) and forName calls that threw are counted
+    /// apart.
+    ///
+    /// Exit 0, or 1 when --min-recall is given and not reached.
+    ///
+    /// Examples:
+    ///   refract check invoke.db run.tsv
+    ///   refract check app.db refl.log --min-recall 0.9 --format json
+    #[command(verbatim_doc_comment)]
+    Check {
+        /// The database.
+        db: PathBuf,
+        /// Traces: reftrace TSV or TamiFlex refl.log.
+        #[arg(required = true)]
+        traces: Vec<PathBuf>,
+        /// Fail (exit 1) when the recall over all traced edges is below R.
+        #[arg(long, value_name = "R")]
+        min_recall: Option<f64>,
+        /// text, tsv (one row per traced edge) or json.
+        #[arg(long, default_value = "text")]
+        format: CheckFormat,
+    },
     /// Export results as text.
     #[command(subcommand)]
     Export(ExportCommand),
@@ -257,6 +290,17 @@ enum ExportCommand {
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum RootsChoice {
     Library,
+}
+
+/// How `refract check` prints.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CheckFormat {
+    /// Tables and the missed edges.
+    Text,
+    /// One row per traced edge.
+    Tsv,
+    /// The summary and the edges.
+    Json,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -333,6 +377,12 @@ fn run(cli: Cli) -> Result<()> {
             quiet,
         }),
         Command::Report { db, imprecise } => cli::analyze::run_report(&db, imprecise),
+        Command::Check {
+            db,
+            traces,
+            min_recall,
+            format,
+        } => cli::analyze::run_check(&db, &traces, min_recall, format),
         Command::Export(ExportCommand::Targets { db, format }) => {
             cli::analyze::run_export_targets(&db, format == TargetFormat::Spec)
         }

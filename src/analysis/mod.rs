@@ -6,14 +6,18 @@
 //! - [`spec`]: user specifications of reflective targets;
 //! - [`driver`]: facts → engine → database;
 //! - [`results`]: reflective sites and their targets, read from a
-//!   database; [`report`] and [`export`] print them.
+//!   database; [`report`] and [`export`] print them;
+//! - [`trace`] and [`check`]: dynamic traces of real runs, and the
+//!   results measured against them (`refract check`).
 
+pub mod check;
 pub mod driver;
 pub mod export;
 pub mod fact_copies;
 pub mod report;
 pub mod results;
 pub mod spec;
+pub mod trace;
 pub mod variant;
 
 pub use variant::Variant;

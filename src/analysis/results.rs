@@ -67,6 +67,10 @@ pub struct Site {
 pub struct Results {
     /// The reachable reflective sites, by `I`.
     pub sites: Vec<Site>,
+    /// The reflective call sites of the class path that the call graph
+    /// does not reach (what `refract check` tells apart from sites that
+    /// are not in the class path at all).
+    pub unreachable: Vec<Site>,
     /// Methods in the call graph.
     pub methods: usize,
     /// Classes in the call graph.
@@ -141,6 +145,7 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
     );
 
     let mut sites = Vec::new();
+    let mut unreachable = Vec::new();
     for t in calls {
         let (i, m) = (t[0], t[1]);
         let Some(&label) = api_of.get(&m) else {
@@ -150,6 +155,15 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
             continue;
         };
         if !reach.contains(&caller) {
+            unreachable.push(Site {
+                invoke: i,
+                api: label,
+                caller,
+                bci,
+                line,
+                targets: Vec::new(),
+                resolution: Resolution::Unresolved,
+            });
             continue;
         }
         let rel = APIS.iter().find(|a| a.0 == label).map_or("", |a| a.1);
@@ -179,6 +193,7 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
     }
     Ok(Results {
         sites,
+        unreachable,
         methods: reach.len(),
         classes,
         spec_points,

@@ -28,6 +28,10 @@ pub struct SpecEntry {
     /// The line as the user wrote it (without comment and blanks), for
     /// messages.
     pub text: String,
+    /// From a trace of a run: a class or site the class path lacks (a
+    /// JDK class under `--jdk none`, a class generated at run time) is
+    /// passed over rather than refused.
+    pub from_trace: bool,
 }
 
 /// How a specification names a call site.
@@ -42,6 +46,15 @@ pub enum SiteRef {
         /// Source file and line.
         file_line: Option<(String, u32)>,
     },
+    /// A TamiFlex log's caller: class, method and source line, no bci.
+    ByLine {
+        /// Binary class name.
+        class: String,
+        /// Method name.
+        method: String,
+        /// Source line, if the log gives one.
+        line: Option<u32>,
+    },
     /// Export format: class, method, descriptor, bci.
     Full {
         /// Binary class name.
@@ -55,8 +68,25 @@ pub enum SiteRef {
     },
 }
 
-/// Parses specification text; `name` labels errors.
+/// Parses specification text; `name` labels errors. Besides the paper's
+/// Fig. 3 lines and the export's TSV, a trace of a run is a
+/// specification: reftrace's TSV (a header of other columns) and
+/// TamiFlex's `refl.log`, as Doop's `--tamiflex` and Tai-e's
+/// `reflection-log` read them. Their class-valued edges (`forName`,
+/// `loadClass`, `newInstance`) become entries; a `forName` that threw
+/// does not.
 pub fn parse(text: &str, name: &str) -> Result<Vec<SpecEntry>, String> {
+    let first = text
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .find(|l| !l.is_empty())
+        .unwrap_or("");
+    let is_export = first == super::export::HEADER;
+    let is_trace = (first.starts_with("caller_class\t") && !is_export)
+        || (first.contains(';') && !first.contains("=>"));
+    if is_trace {
+        return from_trace(text, name);
+    }
     let mut out = Vec::new();
     for (k, raw) in text.lines().enumerate() {
         let line = k + 1;
@@ -97,6 +127,7 @@ pub fn parse(text: &str, name: &str) -> Result<Vec<SpecEntry>, String> {
                 },
                 class: class.trim().to_string(),
                 text: l.to_string(),
+                from_trace: false,
             });
             continue;
         }
@@ -122,6 +153,53 @@ pub fn parse(text: &str, name: &str) -> Result<Vec<SpecEntry>, String> {
             },
             class: cols[6].to_string(),
             text: l.replace('\t', " "),
+            from_trace: false,
+        });
+    }
+    Ok(out)
+}
+
+/// The class-valued edges of a trace as specification entries.
+fn from_trace(text: &str, name: &str) -> Result<Vec<SpecEntry>, String> {
+    use super::trace::{parse as parse_trace, Caller};
+    let edges = parse_trace(text, Path::new(name)).map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    for e in edges {
+        let class_valued = matches!(
+            e.api.as_str(),
+            "Class.forName" | "ClassLoader.loadClass" | "Class.newInstance"
+        );
+        if !class_valued || e.failed {
+            continue;
+        }
+        let site = match &e.caller {
+            Caller::Exact {
+                class,
+                method,
+                desc,
+                bci,
+            } => SiteRef::Full {
+                class: class.clone(),
+                method: method.clone(),
+                desc: desc.clone(),
+                bci: *bci as u32,
+            },
+            Caller::ByLine {
+                class,
+                method,
+                line,
+            } => SiteRef::ByLine {
+                class: class.clone(),
+                method: method.clone(),
+                line: line.map(|l| l as u32),
+            },
+        };
+        out.push(SpecEntry {
+            line: e.line,
+            text: format!("{} {} {}", e.caller, e.api, e.target),
+            site,
+            class: e.target,
+            from_trace: true,
         });
     }
     Ok(out)
@@ -146,6 +224,16 @@ pub fn resolve_file(path: &Path, b: &FactsBuilder) -> Result<Vec<(u32, u32)>, St
             sites.entry((name.clone(), bci)).or_default().push(i);
         }
     }
+    // TamiFlex callers have no bytecode index: their sites by method name.
+    let mut by_name: HashMap<String, Vec<u32>> = HashMap::new();
+    if entries
+        .iter()
+        .any(|e| matches!(e.site, SiteRef::ByLine { .. }))
+    {
+        for ((n, _), is) in &sites {
+            by_name.entry(n.clone()).or_default().extend(is);
+        }
+    }
     let mut out = Vec::new();
     for e in entries {
         let Some(t) = b
@@ -153,6 +241,9 @@ pub fn resolve_file(path: &Path, b: &FactsBuilder) -> Result<Vec<(u32, u32)>, St
             .get(&e.class)
             .filter(|_| b.hierarchy.get(&e.class).is_some())
         else {
+            if e.from_trace {
+                continue;
+            }
             return Err(format!(
                 "{}:{}: class {} is not on the class path",
                 path.display(),
@@ -160,19 +251,20 @@ pub fn resolve_file(path: &Path, b: &FactsBuilder) -> Result<Vec<(u32, u32)>, St
                 e.class
             ));
         };
-        let key = match &e.site {
-            SiteRef::Short { method, bci, .. } | SiteRef::Full { method, bci, .. } => {
-                (method.clone(), *bci)
-            }
+        let candidates: &[u32] = match &e.site {
+            SiteRef::Short { method, bci, .. } | SiteRef::Full { method, bci, .. } => sites
+                .get(&(method.clone(), *bci))
+                .map_or(&[][..], Vec::as_slice),
+            SiteRef::ByLine { method, .. } => by_name.get(method).map_or(&[][..], Vec::as_slice),
         };
         let mut found = false;
-        for &i in sites.get(&key).into_iter().flatten() {
+        for &i in candidates {
             if site_matches(b, i, &e.site) {
                 out.push((i, t));
                 found = true;
             }
         }
-        if !found {
+        if !found && !e.from_trace {
             return Err(format!(
                 "{}:{}: no call site of the class path matches `{}`",
                 path.display(),
@@ -207,6 +299,11 @@ fn site_matches(b: &FactsBuilder, i: u32, site: &SiteRef) -> bool {
                             .is_some_and(|sf| sf == f)
                 })
         }
+        SiteRef::ByLine {
+            class,
+            method,
+            line: want,
+        } => sig.class == *class && sig.name == *method && want.is_none_or(|l| l == line),
         SiteRef::Full {
             class,
             method,

@@ -141,3 +141,67 @@ pub fn run_export_specpoints(db: &Path) -> Result<()> {
     out.flush()?;
     Ok(())
 }
+
+/// The recall was below `--min-recall` (the report is printed already).
+#[derive(Debug, thiserror::Error)]
+#[error("recall {found}/{traced} is below --min-recall {min}")]
+pub struct BelowMinRecall {
+    found: usize,
+    traced: usize,
+    min: f64,
+}
+
+/// `refract check DB TRACE... [--min-recall R] [--format ...]`.
+pub fn run_check(
+    db: &Path,
+    traces: &[PathBuf],
+    min_recall: Option<f64>,
+    format: crate::CheckFormat,
+) -> Result<()> {
+    use refract::analysis::{check, trace};
+    if let Some(r) = min_recall {
+        if !(0.0..=1.0).contains(&r) {
+            bail!("--min-recall {r}: a recall is between 0 and 1");
+        }
+    }
+    let mut db = open(db)?;
+    let r = results::read(&mut db)?;
+    // Several traces of one program: each edge once.
+    let mut edges: Vec<trace::TracedEdge> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for t in traces {
+        for e in trace::read(t)? {
+            if seen.insert((e.caller.clone(), e.api.clone(), e.target.clone())) {
+                edges.push(e);
+            }
+        }
+    }
+    let c = check::check(&mut db, &r, edges)?;
+    let names: Vec<String> = traces.iter().map(|t| t.display().to_string()).collect();
+    let text = match format {
+        crate::CheckFormat::Text => check::render_text(&c, &names.join(", ")),
+        crate::CheckFormat::Tsv => check::render_tsv(&c),
+        crate::CheckFormat::Json => check::render_json(&c),
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    let total = c.total();
+    if let Some(min) = min_recall {
+        let recall = if total.traced == 0 {
+            1.0
+        } else {
+            total.found as f64 / total.traced as f64
+        };
+        if recall < min {
+            return Err(BelowMinRecall {
+                found: total.found,
+                traced: total.traced,
+                min,
+            }
+            .into());
+        }
+    }
+    Ok(())
+}

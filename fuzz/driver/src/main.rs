@@ -22,7 +22,9 @@
 //!   exit 3, since the hung thread cannot be stopped);
 //! - `abort-HASH`: the previous run died on this input (an abort or a
 //!   stack overflow kills the process; the input being run is kept in
-//!   `FINDINGS_DIR/.current` and filed at the next start).
+//!   `FINDINGS_DIR/.current` and filed at the next start); `killed-HASH`
+//!   where it was killed from outside (exit status 137, passed by the
+//!   script in `REFRACT_FUZZ_LAST_STATUS`).
 //!
 //! It prints executions, executions per second and findings at the end.
 
@@ -32,6 +34,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// Whether the target is running (its panics are findings, silenced).
+static IN_TARGET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// An execution longer than this is a hang. Generous: on a loaded
 /// machine a niced fuzzer is starved for seconds (the 255-dimension
@@ -268,7 +273,7 @@ fn mutate(t: Target, rng: &mut Rng, data: &mut Vec<u8>, other: &[u8]) {
                 let v = (rng.below(64) as u16).to_be_bytes();
                 data[k..k + 2].copy_from_slice(&v);
             }
-            9 if n > 8 && t == Target::ClassReader => {
+            9 if n >= 12 && t == Target::ClassReader => {
                 // The constant-pool count, or a length field near the start.
                 let k = 8 + 2 * rng.below(2);
                 let v = INTERESTING_U16[rng.below(INTERESTING_U16.len())].to_be_bytes();
@@ -525,9 +530,17 @@ fn main() {
     let _ = std::fs::create_dir_all(&findings);
     let current = findings.join(".current");
     if let Ok(left) = std::fs::read(&current) {
-        let p = findings.join(format!("abort-{}", hash(&left)));
+        // The supervising script passes how the previous run ended: 137
+        // is SIGKILL (the system's out-of-memory killer, or a person),
+        // anything else an abort of the process itself.
+        let status = std::env::var("REFRACT_FUZZ_LAST_STATUS").unwrap_or_default();
+        let kind = if status == "137" { "killed" } else { "abort" };
+        let p = findings.join(format!("{kind}-{}", hash(&left)));
         let _ = std::fs::write(&p, &left);
-        eprintln!("the previous run died on an input: {}", p.display());
+        eprintln!(
+            "the previous run died (exit status {status}) on an input: {}",
+            p.display()
+        );
         let _ = std::fs::remove_file(&current);
     }
     let mut corpus = load_corpus(&corpus_dir);
@@ -542,8 +555,14 @@ fn main() {
         eprintln!("{}: no seed inputs", corpus_dir.display());
         std::process::exit(2);
     }
-    // Panics are findings, not messages.
-    std::panic::set_hook(Box::new(|_| {}));
+    // Panics of the target are findings, not messages; a panic of the
+    // driver itself (outside the target) is printed, as it ends the run.
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if !IN_TARGET.load(Ordering::Relaxed) {
+            default_hook(info);
+        }
+    }));
     // The watchdog: an execution that runs past HANG is filed and ends
     // the run.
     let started = Arc::new(AtomicU64::new(u64::MAX));
@@ -579,7 +598,9 @@ fn main() {
             // Kept for the next start, in case this input kills the process.
             let _ = std::fs::write(&current, &data);
             started.store(epoch.elapsed().as_millis() as u64, Ordering::Relaxed);
+            IN_TARGET.store(true, Ordering::Relaxed);
             let r = std::panic::catch_unwind(|| target.run(&data));
+            IN_TARGET.store(false, Ordering::Relaxed);
             started.store(u64::MAX, Ordering::Relaxed);
             execs += 1;
             if r.is_err() {

@@ -1,0 +1,489 @@
+//! `refract check`: an analysed database measured against dynamic
+//! traces of real runs ([`super::trace`]). Every edge a run took must be
+//! in a sound static answer; the recall per API is the share of traced
+//! edges the analysis found, and every missed edge gets its reason:
+//!
+//! - the API has no model in the analysis;
+//! - the call site is not in the class path the database was built from;
+//! - the site is there but the call graph does not reach it;
+//! - the site is reachable but unresolved (no target);
+//! - the site is resolved, to other targets only.
+//!
+//! Edges to classes the JVM generates at run time (`$$Lambda`, `$Proxy`)
+//! are counted apart, as no static analysis can name them, and so are
+//! `forName` calls that threw. A caller is a JDK caller when its method
+//! is not one of the application's (`applicationMethod`); a caller the
+//! database does not hold is judged by its package.
+
+use super::results::{target_text, Results, Site, APIS};
+use super::trace::{Caller, TracedEdge};
+use crate::classfile::descriptor::parse_method_signature;
+use crate::database::{Database, DatabaseError};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// Why a traced edge is not in the static answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Missed {
+    /// The analysis has no model of the API.
+    NotModelled,
+    /// No such call site in the database's class path.
+    NotInClassPath,
+    /// The site exists, but the call graph does not reach it.
+    NotReachable,
+    /// The site is reachable, with no target.
+    Unresolved,
+    /// The site is resolved, to other targets only.
+    OtherTargets,
+}
+
+impl Missed {
+    /// The reason in words.
+    pub fn text(self) -> &'static str {
+        match self {
+            Missed::NotModelled => "the API has no model",
+            Missed::NotInClassPath => "the call site is not in the class path",
+            Missed::NotReachable => "the site is not reachable in the static call graph",
+            Missed::Unresolved => "the site is reachable but unresolved",
+            Missed::OtherTargets => "the site is resolved to other targets only",
+        }
+    }
+
+    /// A short label, for TSV and JSON.
+    pub fn label(self) -> &'static str {
+        match self {
+            Missed::NotModelled => "not-modelled",
+            Missed::NotInClassPath => "not-in-class-path",
+            Missed::NotReachable => "not-reachable",
+            Missed::Unresolved => "unresolved",
+            Missed::OtherTargets => "other-targets",
+        }
+    }
+}
+
+/// What became of one traced edge.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The analysis found it.
+    Found,
+    /// It was missed, for this reason.
+    Missed(Missed),
+    /// Its target is a class generated at run time.
+    Generated,
+    /// The call threw (`forName` of a class that does not exist).
+    Failed,
+}
+
+/// One traced edge, judged.
+#[derive(Clone, Debug)]
+pub struct Judged {
+    /// The edge.
+    pub edge: TracedEdge,
+    /// Its outcome.
+    pub outcome: Outcome,
+    /// Whether the caller is in the JDK.
+    pub jdk_caller: bool,
+    /// How many static sites a TamiFlex caller matched (more than one:
+    /// several calls of the API on that line).
+    pub matched_sites: usize,
+}
+
+/// Found and traced edges.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Count {
+    /// Found by the analysis.
+    pub found: usize,
+    /// Taken by the run.
+    pub traced: usize,
+}
+
+impl Count {
+    /// `found/traced`, or `-` when nothing was traced.
+    pub fn ratio(self) -> String {
+        if self.traced == 0 {
+            "-".into()
+        } else {
+            format!("{:.2}", self.found as f64 / self.traced as f64)
+        }
+    }
+}
+
+/// The whole comparison.
+#[derive(Clone, Debug, Default)]
+pub struct Check {
+    /// Every traced edge, judged.
+    pub edges: Vec<Judged>,
+    /// Per API: (application callers, JDK callers).
+    pub per_api: BTreeMap<String, (Count, Count)>,
+    /// Traced sites found among the static sites.
+    pub matched_sites: usize,
+    /// Traced sites in all.
+    pub traced_sites: usize,
+    /// Static targets at the traced sites that the analysis reaches.
+    pub static_edges: usize,
+    /// Traced edges at those sites.
+    pub traced_edges_at_matched: usize,
+}
+
+impl Check {
+    /// Found and traced over every API and caller.
+    pub fn total(&self) -> Count {
+        let mut c = Count::default();
+        for (a, j) in self.per_api.values() {
+            c.found += a.found + j.found;
+            c.traced += a.traced + j.traced;
+        }
+        c
+    }
+}
+
+/// A static site as the trace names it.
+struct StaticSite<'a> {
+    site: &'a Site,
+    reachable: bool,
+    /// The targets as the export writes them.
+    targets: BTreeSet<String>,
+}
+
+/// Judges `edges` against the results of `db`.
+pub fn check(
+    db: &mut Database,
+    r: &Results,
+    edges: Vec<TracedEdge>,
+) -> Result<Check, DatabaseError> {
+    // The static sites, indexed by exact caller and by (class, method)
+    // with their lines.
+    let mut sites: Vec<StaticSite> = Vec::new();
+    let mut exact_idx: HashMap<(String, String, String, u64), Vec<usize>> = HashMap::new();
+    let mut by_line: HashMap<(String, String), Vec<(u64, usize)>> = HashMap::new();
+    for (reachable, list) in [(true, &r.sites), (false, &r.unreachable)] {
+        for s in list {
+            let Some(sig) = parse_method_signature(&db.name("M", s.caller)) else {
+                continue;
+            };
+            let k = sites.len();
+            exact_idx
+                .entry((sig.class.clone(), sig.name.clone(), sig.descriptor(), s.bci))
+                .or_default()
+                .push(k);
+            by_line
+                .entry((sig.class.clone(), sig.name.clone()))
+                .or_default()
+                .push((s.line, k));
+            sites.push(StaticSite {
+                site: s,
+                reachable,
+                targets: s
+                    .targets
+                    .iter()
+                    .map(|&t| target_text(db, s.api, t))
+                    .collect(),
+            });
+        }
+    }
+    let app_methods: BTreeSet<u64> = db
+        .tuples_if_present("applicationMethod")?
+        .into_iter()
+        .map(|t| t[0])
+        .collect();
+    let modelled: BTreeSet<&str> = APIS.iter().map(|a| a.0).collect();
+
+    let mut out = Check::default();
+    let mut traced_sites: BTreeSet<Caller> = BTreeSet::new();
+    let mut matched: BTreeMap<usize, usize> = BTreeMap::new(); // static site -> traced edges there
+    for edge in edges {
+        traced_sites.insert(edge.caller.clone());
+        // The static sites of the edge's API at its caller.
+        let candidates: Vec<usize> = match &edge.caller {
+            Caller::Exact {
+                class,
+                method,
+                desc,
+                bci,
+            } => exact_idx
+                .get(&(class.clone(), method.clone(), desc.clone(), *bci))
+                .cloned()
+                .unwrap_or_default(),
+            Caller::ByLine {
+                class,
+                method,
+                line,
+            } => by_line
+                .get(&(class.clone(), method.clone()))
+                .into_iter()
+                .flatten()
+                .filter(|(l, _)| line.is_none_or(|want| *l == want))
+                .map(|(_, k)| *k)
+                .collect(),
+        };
+        let candidates: Vec<usize> = candidates
+            .into_iter()
+            .filter(|&k| sites[k].site.api == edge.api)
+            .collect();
+        let jdk_caller = match candidates.first() {
+            Some(&k) => !app_methods.contains(&sites[k].site.caller),
+            None => is_jdk_class(edge.caller.class()),
+        };
+        let outcome = if edge.failed {
+            Outcome::Failed
+        } else if is_generated(&edge.target) {
+            Outcome::Generated
+        } else if !modelled.contains(edge.api.as_str()) {
+            Outcome::Missed(Missed::NotModelled)
+        } else if candidates.is_empty() {
+            Outcome::Missed(Missed::NotInClassPath)
+        } else if !candidates.iter().any(|&k| sites[k].reachable) {
+            Outcome::Missed(Missed::NotReachable)
+        } else {
+            let reachable: Vec<usize> = candidates
+                .iter()
+                .copied()
+                .filter(|&k| sites[k].reachable)
+                .collect();
+            for &k in &reachable {
+                *matched.entry(k).or_default() += 1;
+            }
+            let found = reachable.iter().any(|&k| {
+                let t = &sites[k].targets;
+                t.contains(&edge.target) || edge.dispatched.iter().any(|d| t.contains(d))
+            });
+            if found {
+                Outcome::Found
+            } else if reachable.iter().all(|&k| sites[k].targets.is_empty()) {
+                Outcome::Missed(Missed::Unresolved)
+            } else {
+                Outcome::Missed(Missed::OtherTargets)
+            }
+        };
+        if matches!(outcome, Outcome::Found | Outcome::Missed(_)) {
+            let e = out.per_api.entry(edge.api.clone()).or_default();
+            let c = if jdk_caller { &mut e.1 } else { &mut e.0 };
+            c.traced += 1;
+            if outcome == Outcome::Found {
+                c.found += 1;
+            }
+        }
+        out.edges.push(Judged {
+            matched_sites: candidates.len(),
+            edge,
+            outcome,
+            jdk_caller,
+        });
+    }
+    out.traced_sites = traced_sites.len();
+    out.matched_sites = matched.len();
+    out.static_edges = matched.keys().map(|&k| sites[k].targets.len()).sum();
+    out.traced_edges_at_matched = matched.values().sum();
+    Ok(out)
+}
+
+/// A class the JVM makes at run time: lambdas and proxies.
+fn is_generated(name: &str) -> bool {
+    name.contains("$$Lambda") || name.contains("$Proxy") || name.contains("/0x")
+}
+
+/// A JDK class, by its package (for callers the database does not hold).
+fn is_jdk_class(class: &str) -> bool {
+    [
+        "java.",
+        "javax.",
+        "jdk.",
+        "sun.",
+        "com.sun.",
+        "org.w3c.dom.",
+        "org.xml.sax.",
+        "org.ietf.jgss.",
+    ]
+    .iter()
+    .any(|p| class.starts_with(p))
+}
+
+/// The report as text: recall per API for application and JDK callers,
+/// the static edges at the traced sites, and every missed edge with its
+/// reason.
+pub fn render_text(c: &Check, trace_name: &str) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    let generated = c
+        .edges
+        .iter()
+        .filter(|e| e.outcome == Outcome::Generated)
+        .count();
+    let failed = c
+        .edges
+        .iter()
+        .filter(|e| e.outcome == Outcome::Failed)
+        .count();
+    let _ = writeln!(
+        s,
+        "trace {trace_name}: {} edges at {} sites; {} of the sites are reachable in the database",
+        c.edges.len(),
+        c.traced_sites,
+        c.matched_sites
+    );
+    if c.matched_sites == 0 && !c.edges.is_empty() {
+        let _ = writeln!(
+            s,
+            "note: no traced site is a reachable site of this database (a trace of another program?)"
+        );
+    }
+    let _ = writeln!(
+        s,
+        "\n{:<24} {:>12} {:>6} {:>12} {:>6}",
+        "api", "application", "recall", "jdk", "recall"
+    );
+    for (api, (a, j)) in &c.per_api {
+        let _ = writeln!(
+            s,
+            "{api:<24} {:>12} {:>6} {:>12} {:>6}",
+            format!("{}/{}", a.found, a.traced),
+            a.ratio(),
+            format!("{}/{}", j.found, j.traced),
+            j.ratio()
+        );
+    }
+    let t = c.total();
+    let _ = writeln!(
+        s,
+        "{:<24} {:>12} {:>6}",
+        "all",
+        format!("{}/{}", t.found, t.traced),
+        t.ratio()
+    );
+    let _ = writeln!(
+        s,
+        "\nstatic edges at the traced sites: {} (the run took {} there)",
+        c.static_edges, c.traced_edges_at_matched
+    );
+    let _ = writeln!(
+        s,
+        "generated at run time ($$Lambda, $Proxy): {generated}; forName calls that threw: {failed}"
+    );
+    let missed: Vec<&Judged> = c
+        .edges
+        .iter()
+        .filter(|e| matches!(e.outcome, Outcome::Missed(_)))
+        .collect();
+    if !missed.is_empty() {
+        let _ = writeln!(s, "\nmissed edges ({}):", missed.len());
+        for e in missed {
+            let Outcome::Missed(why) = e.outcome else {
+                continue;
+            };
+            let several = if e.matched_sites > 1 {
+                format!(" (the line holds {} such sites)", e.matched_sites)
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                s,
+                "  {}  {}  {}: {}{several}",
+                e.edge.caller,
+                e.edge.api,
+                e.edge.target,
+                why.text()
+            );
+        }
+    }
+    s
+}
+
+/// One row per traced edge: the caller as the trace gave it (`-` for
+/// what its format lacks), the api, the target, the caller's kind and
+/// the outcome.
+pub fn render_tsv(c: &Check) -> String {
+    let mut s = String::from(
+        "caller_class\tcaller_method\tcaller_desc\tbci\tline\tapi\ttarget\tcaller_kind\toutcome\n",
+    );
+    for e in &c.edges {
+        let caller = match &e.edge.caller {
+            Caller::Exact {
+                class,
+                method,
+                desc,
+                bci,
+            } => format!("{class}\t{method}\t{desc}\t{bci}\t-"),
+            Caller::ByLine {
+                class,
+                method,
+                line,
+            } => format!(
+                "{class}\t{method}\t-\t-\t{}",
+                line.map_or_else(|| "-".to_string(), |l| l.to_string())
+            ),
+        };
+        s.push_str(&format!(
+            "{}\t{}\t{}\t{}\t{}\n",
+            caller,
+            e.edge.api,
+            e.edge.target,
+            if e.jdk_caller { "jdk" } else { "application" },
+            outcome_label(&e.outcome)
+        ));
+    }
+    s
+}
+
+fn outcome_label(o: &Outcome) -> &'static str {
+    match o {
+        Outcome::Found => "found",
+        Outcome::Missed(m) => m.label(),
+        Outcome::Generated => "generated",
+        Outcome::Failed => "failed",
+    }
+}
+
+/// The summary and the edges as JSON.
+pub fn render_json(c: &Check) -> String {
+    let q = |s: &str| {
+        let mut o = String::from("\"");
+        for ch in s.chars() {
+            match ch {
+                '"' => o.push_str("\\\""),
+                '\\' => o.push_str("\\\\"),
+                c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
+                c => o.push(c),
+            }
+        }
+        o.push('"');
+        o
+    };
+    let t = c.total();
+    let apis: Vec<String> = c
+        .per_api
+        .iter()
+        .map(|(api, (a, j))| {
+            format!(
+                "{}: {{\"application\": {{\"found\": {}, \"traced\": {}}}, \"jdk\": {{\"found\": {}, \"traced\": {}}}}}",
+                q(api),
+                a.found,
+                a.traced,
+                j.found,
+                j.traced
+            )
+        })
+        .collect();
+    let edges: Vec<String> = c
+        .edges
+        .iter()
+        .map(|e| {
+            format!(
+                "{{\"caller\": {}, \"api\": {}, \"target\": {}, \"jdk_caller\": {}, \"outcome\": {}}}",
+                q(&e.edge.caller.to_string()),
+                q(&e.edge.api),
+                q(&e.edge.target),
+                e.jdk_caller,
+                q(outcome_label(&e.outcome))
+            )
+        })
+        .collect();
+    format!(
+        "{{\"found\": {}, \"traced\": {}, \"traced_sites\": {}, \"matched_sites\": {}, \"static_edges\": {}, \"apis\": {{{}}}, \"edges\": [{}]}}\n",
+        t.found,
+        t.traced,
+        c.traced_sites,
+        c.matched_sites,
+        c.static_edges,
+        apis.join(", "),
+        edges.join(", ")
+    )
+}

@@ -1,0 +1,173 @@
+//! `refract check`: a database measured against traces, with exact
+//! recall, missed edges and their reasons (`tests/data/traces/`, written
+//! by hand from the formats' descriptions; `tests/expected/check/`).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn refract(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_refract"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .unwrap()
+}
+
+/// Invoke and SpecInput analysed together, once for all tests (built
+/// under a lock; each test reads it only).
+fn db() -> &'static PathBuf {
+    static DB: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    &DB.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("chk.db");
+        let o = Command::new(env!("CARGO_BIN_EXE_refract"))
+            .arg("analyze")
+            .arg(root().join("fixtures/classes/reflection"))
+            .args([
+                "--main",
+                "Invoke",
+                "--main",
+                "SpecInput",
+                "--jdk",
+                "none",
+                "-q",
+                "-o",
+            ])
+            .arg(&db)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        (dir, db)
+    })
+    .1
+}
+
+fn expected(name: &str) -> String {
+    std::fs::read_to_string(root().join("tests/expected/check").join(name)).unwrap()
+}
+
+fn check(args: &[&str]) -> Output {
+    let db = db().display().to_string();
+    let mut all = vec!["check", &db];
+    all.extend_from_slice(args);
+    refract(&all)
+}
+
+#[test]
+fn a_tsv_trace_gives_recall_and_every_missed_edge_with_its_reason() {
+    let o = check(&["tests/data/traces/invoke-specinput.tsv"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap(),
+        expected("invoke-specinput.txt")
+    );
+    let o = check(&["tests/data/traces/invoke-specinput.tsv", "--format", "tsv"]);
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap(),
+        expected("invoke-specinput.tsv")
+    );
+}
+
+#[test]
+fn a_tamiflex_log_is_matched_by_method_and_line() {
+    let o = check(&["tests/data/traces/invoke.refl.log"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap(),
+        expected("invoke-refl.txt")
+    );
+    let o = check(&["tests/data/traces/invoke.refl.log", "--format", "json"]);
+    let json = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        json.starts_with("{\"found\": 3, \"traced\": 5, \"traced_sites\": 5, \"matched_sites\": 4, \"static_edges\": 3,"),
+        "{json}"
+    );
+}
+
+#[test]
+fn min_recall_gates_the_exit_code() {
+    let o = check(&["tests/data/traces/invoke.refl.log", "--min-recall", "0.9"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(o.stderr).unwrap(),
+        "error: recall 3/5 is below --min-recall 0.9\n"
+    );
+    let o = check(&["tests/data/traces/invoke.refl.log", "--min-recall", "0.6"]);
+    assert_eq!(o.status.code(), Some(0));
+}
+
+#[test]
+fn bad_traces_are_refused_with_their_line_and_foreign_ones_are_said() {
+    let t = tempfile::tempdir().unwrap();
+    let bad = t.path().join("bad.tsv");
+    std::fs::write(
+        &bad,
+        "caller_class\tcaller_method\tcaller_desc\tbci\tapi\ttarget\nA\tm\t()V\t1\tClass.forName\n",
+    )
+    .unwrap();
+    let o = check(&[&bad.display().to_string()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(o.stderr).unwrap(),
+        format!(
+            "error: {}:2: 5 columns, but the header has 6\n",
+            bad.display()
+        )
+    );
+    let other = t.path().join("other.log");
+    std::fs::write(&other, "Class.forName;x.Y;org.other.App.main;12\n").unwrap();
+    let o = check(&[&other.display().to_string()]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        text.contains("1 edges at 1 sites; 0 of the sites are reachable in the database\nnote: no traced site is a reachable site of this database (a trace of another program?)\n"),
+        "{text}"
+    );
+}
+
+/// A trace is a specification in every variant: its class-valued edges
+/// resolve the sites the analysis alone leaves open; what the class path
+/// lacks (a generated lambda, a JDK launcher) and forName calls that
+/// threw are passed over.
+#[test]
+fn traces_are_specifications() {
+    let t = tempfile::tempdir().unwrap();
+    for spec in [
+        "tests/data/traces/invoke.refl.log",
+        "tests/data/traces/invoke-specinput.tsv",
+    ] {
+        let db = t.path().join("sp.db").display().to_string();
+        let o = refract(&[
+            "analyze",
+            "fixtures/classes/reflection",
+            "--main",
+            "SpecInput",
+            "--jdk",
+            "none",
+            "-q",
+            "--force",
+            "--spec",
+            spec,
+            "-o",
+            &db,
+        ]);
+        assert!(
+            o.status.success(),
+            "{spec}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let o = refract(&["export", "targets", &db]);
+        assert_eq!(
+            String::from_utf8(o.stdout).unwrap(),
+            "caller_class\tcaller_method\tcaller_desc\tbci\tline\tapi\ttarget\n\
+             SpecInput\tmain\t([Ljava/lang/String;)V\t29\t10\tClass.forName\tr.Lower\n\
+             SpecInput\tmain\t([Ljava/lang/String;)V\t32\t10\tClass.newInstance\tr.Lower\n",
+            "{spec}"
+        );
+    }
+}
