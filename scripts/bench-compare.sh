@@ -49,12 +49,12 @@ run() {
         pa) (cd "$root/tests/data/bddbddb/pa" && "$bin" run pa.datalog) > "$out" ;;
         quickstart)
             "$bin" analyze "$root/fixtures/classes/reflection" --main Invoke --jdk auto \
-                --reflection casts -q -o "$db" --force
+                --reflection casts -q -o "$db"
             "$bin" export targets "$db" > "$out"; rm -rf "$db" ;;
         freetts)
             # shellcheck disable=SC2046
             "$bin" analyze $(ls /usr/share/java/freetts-1.2.2.jar /usr/share/java/cmu*-1.2.2.jar /usr/share/java/en_us-1.2.2.jar) \
-                --main com.sun.speech.freetts.FreeTTS --jdk auto -q -o "$db" --force
+                --main com.sun.speech.freetts.FreeTTS --jdk auto -q -o "$db"
             "$bin" export targets "$db" > "$out"; rm -rf "$db" ;;
         *) echo "unknown benchmark $bench" >&2; exit 2 ;;
     esac
