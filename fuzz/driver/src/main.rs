@@ -265,7 +265,7 @@ fn mutate(t: Target, rng: &mut Rng, data: &mut Vec<u8>, other: &[u8]) {
                 data.truncate(cut);
                 data.extend_from_slice(&other[from..]);
             }
-            8 if n > 10 && t == Target::ClassReader => {
+            8 if n >= 12 && t == Target::ClassReader => {
                 // A constant-pool index: a small big-endian u16 somewhere
                 // in the body, set to another small one (what found the
                 // self-super classes).
