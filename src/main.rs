@@ -324,7 +324,12 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<()> {
     cli::set_memory_budget(cli.max_memory);
-    if !matches!(cli.command, Command::Repl { .. }) {
+    // The commands whose long work polls for a stop; the others (the
+    // shell has its own handler, exports end at Ctrl-C as any program).
+    if matches!(
+        cli.command,
+        Command::Run { .. } | Command::Facts { .. } | Command::Analyze { .. }
+    ) {
         cli::handle_interrupts();
     }
     match cli.command {
