@@ -169,5 +169,14 @@ fn traces_are_specifications() {
              SpecInput\tmain\t([Ljava/lang/String;)V\t32\t10\tClass.newInstance\tr.Lower\n",
             "{spec}"
         );
+        // The report says what the trace resolved that the strings did not.
+        let o = refract(&["report", &db]);
+        let report = String::from_utf8(o.stdout).unwrap();
+        assert!(
+            report.ends_with(
+                "resolved by the specification alone: 1 forName site (no string naming a class reaches it)\n"
+            ),
+            "{report}"
+        );
     }
 }

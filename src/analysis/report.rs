@@ -52,6 +52,14 @@ pub fn render(r: &Results) -> String {
     );
     let points: std::collections::BTreeSet<u64> = r.spec_points.iter().map(|p| p.0).collect();
     let _ = writeln!(out, "specification points: {}", points.len());
+    if let Some(n) = r.spec_only {
+        let _ = writeln!(
+            out,
+            "resolved by the specification alone: {n} forName site{} (no string naming a class reaches {})",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "it" } else { "them" }
+        );
+    }
     out
 }
 

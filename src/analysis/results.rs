@@ -80,6 +80,10 @@ pub struct Results {
     /// The variant that ran (`points-to, member arrays` with
     /// `--member-arrays`).
     pub variant: String,
+    /// With a specification (`--spec`): the `forName` sites it resolved
+    /// where no string naming a class reaches the name argument
+    /// (`specOnly`); `None` without one.
+    pub spec_only: Option<usize>,
 }
 
 /// Reads the results of an analysis from `db`.
@@ -191,7 +195,13 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
     if db.option("member-arrays") == Some("on") {
         variant.push_str(", member arrays");
     }
+    let spec_only = if db.solver.prog.relation_id("specOnly").is_some() {
+        Some(db.tuples("specOnly")?.len())
+    } else {
+        None
+    };
     Ok(Results {
+        spec_only,
         sites,
         unreachable,
         methods: reach.len(),
