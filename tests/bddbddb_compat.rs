@@ -6,6 +6,8 @@
 
 mod common;
 
+use common::copy_tree;
+
 use refract::datalog::parser::parse_file;
 use refract::datalog::resolve::resolve;
 use refract::datalog::solver::Solver;
@@ -97,19 +99,6 @@ fn c_pa_sizes_match_bddbddb_exactly() {
         back.xor(&solver.rels[rel]).is_false(),
         "pointsTo changed in a .bdd round trip"
     );
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for e in fs::read_dir(from).unwrap() {
-        let p = e.unwrap().path();
-        let dest = to.join(p.file_name().unwrap());
-        if p.is_dir() {
-            copy_tree(&p, &dest);
-        } else {
-            fs::copy(&p, dest).unwrap();
-        }
-    }
 }
 
 /// Every file below `dir` with its contents, sorted by path.

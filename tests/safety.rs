@@ -1,6 +1,9 @@
 //! Nothing lost: `-o` replaces only refract databases, never an input,
 //! never a file; interrupted runs leave no staging directories behind.
 
+mod common;
+
+use common::copy_tree;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -29,6 +32,33 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// Sends SIGINT (Ctrl-C) to `child` and waits for it to end, at most
+/// `limit` (else it is killed and the test fails); returns its status and
+/// what it wrote on stderr.
+fn interrupt(
+    child: &mut std::process::Child,
+    limit: Duration,
+) -> (std::process::ExitStatus, String) {
+    let sent = Instant::now();
+    Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if sent.elapsed() > limit {
+            let _ = child.kill();
+            panic!("still running {limit:?} after Ctrl-C");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    (status, err)
+}
+
 /// Every file below `dir`, with its contents.
 fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     let mut out = Vec::new();
@@ -45,19 +75,6 @@ fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     }
     out.sort();
     out
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for e in fs::read_dir(from).unwrap() {
-        let p = e.unwrap().path();
-        let dest = to.join(p.file_name().unwrap());
-        if p.is_dir() {
-            copy_tree(&p, &dest);
-        } else {
-            fs::copy(&p, dest).unwrap();
-        }
-    }
 }
 
 #[test]
@@ -221,23 +238,7 @@ fn ctrl_c_during_analyze_removes_the_staging_directory() {
     }
     assert!(staged(), "the run never staged its database");
     std::thread::sleep(Duration::from_millis(500));
-    let sent = Instant::now();
-    Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if sent.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("analyze still ran 60 s after Ctrl-C");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    let mut err = String::new();
-    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    let (status, err) = interrupt(&mut child, Duration::from_secs(60));
     assert_eq!(status.code(), Some(1), "{err}");
     assert!(err.contains("cancelled (Ctrl-C)"), "{err}");
     let left: Vec<String> = fs::read_dir(t.path())
@@ -327,23 +328,7 @@ fn ctrl_c_stops_a_long_product_in_run() {
         .unwrap();
     std::thread::sleep(Duration::from_secs(2));
     assert!(child.try_wait().unwrap().is_none(), "finished too early");
-    let sent = Instant::now();
-    Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if sent.elapsed() > Duration::from_secs(20) {
-            let _ = child.kill();
-            panic!("run still going 20 s after Ctrl-C");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let mut err = String::new();
-    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    let (status, err) = interrupt(&mut child, Duration::from_secs(20));
     assert_eq!(status.code(), Some(1));
     assert!(
         err.ends_with(
