@@ -151,3 +151,47 @@ mod tests {
         assert_eq!(count(&t, &rel), BigUint::from(8u32));
     }
 }
+
+/// Relations up to this many tuples are listed sorted; larger ones in BDD
+/// order, so that listing the first rows never holds them all.
+pub const SORT_LIMIT: u64 = 1_000_000;
+
+/// Calls `each` with the first `limit` tuples of `bdd`: sorted by element
+/// number when `small` (the relation holds at most [`SORT_LIMIT`]
+/// tuples; the caller knows its count), else in BDD order, streamed. The
+/// first error `each` returns stops the walk and is returned.
+pub fn for_each_row<E>(
+    bdd: &Bdd,
+    blocks: &[&[BddVariable]],
+    small: bool,
+    limit: usize,
+    each: &mut dyn FnMut(&[u64]) -> Result<(), E>,
+) -> Result<(), E> {
+    if small {
+        let arity = blocks.len().max(1);
+        let mut flat: Vec<u64> = Vec::new();
+        let _ = for_each_tuple(bdd, blocks, |t| {
+            flat.extend_from_slice(t);
+            ControlFlow::Continue(())
+        });
+        let mut rows: Vec<&[u64]> = flat.chunks(arity).collect();
+        rows.sort_unstable();
+        return rows.into_iter().take(limit).try_for_each(|r| each(r));
+    }
+    let mut left = limit;
+    let mut result = Ok(());
+    let _ = for_each_tuple(bdd, blocks, |t| {
+        if left == 0 {
+            return ControlFlow::Break(());
+        }
+        left -= 1;
+        match each(t) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                result = Err(e);
+                ControlFlow::Break(())
+            }
+        }
+    });
+    result
+}

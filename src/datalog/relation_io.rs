@@ -8,7 +8,6 @@
 use super::error::{Error, ErrorKind, Result};
 use super::program::RelId;
 use super::solver::Solver;
-use crate::bdd::decode::for_each_tuple;
 use crate::bdd::encode::{interval_bdd, range_bdd, relation_from_tuples};
 use crate::bdd::node_builder::{mk_false, mk_true, NodeBuilder};
 use crate::io::javabdd::{self, BddDump, DumpNode};
@@ -18,7 +17,6 @@ use crate::io::tuples::{self, Field};
 use biodivine_lib_bdd::{Bdd, BddPointer};
 use std::collections::HashMap;
 use std::io::Write;
-use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 /// The formats a relation file can have.
@@ -562,39 +560,20 @@ impl Solver {
         Ok(())
     }
 
-    /// Prints a relation's tuples as TSV with names: sorted up to a
-    /// million tuples, in BDD order beyond, streamed either way (names
-    /// are looked up row by row).
+    /// Prints a relation's tuples as TSV with names, streamed (see
+    /// [`crate::bdd::decode::for_each_row`]; names are looked up row by
+    /// row).
     fn print_rows(&self, rel: RelId, out: &mut dyn Write) -> std::io::Result<()> {
-        const SORT_LIMIT: u64 = 1_000_000;
         let maps = self.attr_maps(rel);
-        let blocks = self.blocks(rel);
         let mut out = std::io::BufWriter::new(out);
-        if self.count(rel) <= num_bigint::BigUint::from(SORT_LIMIT) {
-            let arity = blocks.len().max(1);
-            let mut flat: Vec<u64> = Vec::new();
-            let _ = for_each_tuple(&self.rels[rel], &blocks, |t| {
-                flat.extend_from_slice(t);
-                ControlFlow::Continue(())
-            });
-            let mut rows: Vec<&[u64]> = flat.chunks(arity).collect();
-            rows.sort_unstable();
-            for t in rows {
-                tsv::write_row(&mut out, t, &maps)?;
-            }
-        } else {
-            let mut result = Ok(());
-            let _ = for_each_tuple(&self.rels[rel], &blocks, |t| {
-                match tsv::write_row(&mut out, t, &maps) {
-                    Ok(()) => ControlFlow::Continue(()),
-                    Err(e) => {
-                        result = Err(e);
-                        ControlFlow::Break(())
-                    }
-                }
-            });
-            result?;
-        }
+        let small = self.count(rel) <= num_bigint::BigUint::from(crate::bdd::decode::SORT_LIMIT);
+        crate::bdd::decode::for_each_row(
+            &self.rels[rel],
+            &self.blocks(rel),
+            small,
+            usize::MAX,
+            &mut |t| tsv::write_row(&mut out, t, &maps),
+        )?;
         out.flush()
     }
 }

@@ -1,19 +1,14 @@
 //! Answers: the tuples of a query or relation with names from the maps,
 //! cut at a row limit, and rendered as a table.
 
-use crate::bdd::decode::for_each_tuple;
+use crate::bdd::decode::{for_each_row, SORT_LIMIT};
 use crate::datalog::program::RelId;
 use crate::datalog::solver::Solver;
 use crate::io::map::NameMap;
 use biodivine_lib_bdd::{Bdd, BddVariable};
 use num_bigint::BigUint;
 use std::io::{self, Write};
-use std::ops::ControlFlow;
 use std::sync::Arc;
-
-/// Relations up to this many tuples are shown sorted; larger ones in BDD
-/// order, so that showing the first rows never enumerates them all.
-const SORT_LIMIT: u64 = 1_000_000;
 
 /// The answer to a query, or the contents of a relation: its count, and
 /// its tuples, named only as they are printed.
@@ -69,36 +64,8 @@ impl Answer {
     /// Calls `each` with the element numbers of every row shown, in order.
     fn for_each_row(&self, each: &mut dyn FnMut(&[u64]) -> io::Result<()>) -> io::Result<()> {
         let blocks: Vec<&[BddVariable]> = self.blocks.iter().map(Vec::as_slice).collect();
-        let arity = blocks.len().max(1);
-        if self.total <= BigUint::from(SORT_LIMIT) {
-            let mut flat: Vec<u64> = Vec::new();
-            let _ = for_each_tuple(&self.bdd, &blocks, |t| {
-                flat.extend_from_slice(t);
-                ControlFlow::Continue(())
-            });
-            let mut rows: Vec<&[u64]> = flat.chunks(arity).collect();
-            rows.sort_unstable();
-            for r in rows.into_iter().take(self.limit) {
-                each(r)?;
-            }
-            return Ok(());
-        }
-        let mut left = self.limit;
-        let mut result = Ok(());
-        let _ = for_each_tuple(&self.bdd, &blocks, |t| {
-            if left == 0 {
-                return ControlFlow::Break(());
-            }
-            left -= 1;
-            match each(t) {
-                Ok(()) => ControlFlow::Continue(()),
-                Err(e) => {
-                    result = Err(e);
-                    ControlFlow::Break(())
-                }
-            }
-        });
-        result
+        let small = self.total <= BigUint::from(SORT_LIMIT);
+        for_each_row(&self.bdd, &blocks, small, self.limit, each)
     }
 
     /// The name of element `v` of column `col`: from its map, else the
