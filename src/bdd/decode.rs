@@ -176,7 +176,7 @@ pub fn for_each_row<E>(
         });
         let mut rows: Vec<&[u64]> = flat.chunks(arity).collect();
         rows.sort_unstable();
-        return rows.into_iter().take(limit).try_for_each(|r| each(r));
+        return rows.into_iter().take(limit).try_for_each(each);
     }
     let mut left = limit;
     let mut result = Ok(());
