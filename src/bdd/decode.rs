@@ -132,26 +132,6 @@ pub fn node_count(bdd: &Bdd) -> usize {
     bdd.size().saturating_sub(2)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use biodivine_lib_bdd::BddVariableSet;
-
-    #[test]
-    fn counts_only_relation_variables() {
-        let vars = BddVariableSet::new_anonymous(6);
-        let f = vars.eval_expression_string("x_1 | x_3");
-        let rel: Vec<BddVariable> = [1, 3, 4]
-            .iter()
-            .map(|i| BddVariable::from_index(*i))
-            .collect();
-        // Over {1,3,4}: (x1|x3) has 3 of 4 assignments of (x1,x3), times 2 for x4.
-        assert_eq!(count(&f, &rel), BigUint::from(6u32));
-        let t = vars.mk_true();
-        assert_eq!(count(&t, &rel), BigUint::from(8u32));
-    }
-}
-
 /// Relations up to this many tuples are listed sorted; larger ones in BDD
 /// order, so that listing the first rows never holds them all.
 pub const SORT_LIMIT: u64 = 1_000_000;
@@ -194,4 +174,24 @@ pub fn for_each_row<E>(
         }
     });
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use biodivine_lib_bdd::BddVariableSet;
+
+    #[test]
+    fn counts_only_relation_variables() {
+        let vars = BddVariableSet::new_anonymous(6);
+        let f = vars.eval_expression_string("x_1 | x_3");
+        let rel: Vec<BddVariable> = [1, 3, 4]
+            .iter()
+            .map(|i| BddVariable::from_index(*i))
+            .collect();
+        // Over {1,3,4}: (x1|x3) has 3 of 4 assignments of (x1,x3), times 2 for x4.
+        assert_eq!(count(&f, &rel), BigUint::from(6u32));
+        let t = vars.mk_true();
+        assert_eq!(count(&t, &rel), BigUint::from(8u32));
+    }
 }
