@@ -1,0 +1,13 @@
+CREATE TABLE book (id INTEGER PRIMARY KEY, title VARCHAR(80), year INTEGER, price DECIMAL(8,2));
+INSERT INTO book VALUES (1, 'Program Analysis', 2005, 42.50);
+INSERT INTO book VALUES (2, 'Datalog in Practice', 2010, 17.00);
+INSERT INTO book VALUES (3, 'Binary Decision Diagrams', 1986, 9.99);
+CREATE INDEX book_year ON book(year);
+SELECT title, year FROM book WHERE price > 10 ORDER BY year;
+SELECT COUNT(*), SUM(price), MAX(year) FROM book;
+UPDATE book SET price = price * 2 WHERE year < 2000;
+SELECT UPPER(title), CAST(price AS VARCHAR(20)) FROM book ORDER BY id;
+CREATE VIEW recent AS SELECT * FROM book WHERE year > 2000;
+SELECT * FROM recent;
+DELETE FROM book WHERE id = 2;
+SELECT * FROM book;
