@@ -102,7 +102,7 @@ done
 
 # 3 and 4. Analyses and checks.
 cargo build --release -q
-bin=$root/target/release/refract
+bin=${CARGO_TARGET_DIR:-$root/target}/release/refract
 out=${REFRACT_BENCH_DIR:-$(mktemp -d)}
 mkdir -p "$out"
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GB; $(java -version 2>&1 | head -1); commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo +changes); $(date -u +%Y-%m-%d); timeout ${limit} s; reports in $out"

@@ -180,3 +180,75 @@ fn traces_are_specifications() {
         );
     }
 }
+
+/// The models of typed field accessors, `Array.newInstance` and member
+/// lookups find every application edge of their fixtures' real runs
+/// (traced by reftrace against JDK 17; the JDK's own rows are not in the
+/// class path of a `--jdk none` database).
+#[test]
+fn the_api_models_find_every_application_edge_of_their_traced_fixtures() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("apis.db");
+    let o = Command::new(env!("CARGO_BIN_EXE_refract"))
+        .arg("analyze")
+        .arg(root().join("fixtures/classes/reflection"))
+        .args([
+            "--main",
+            "TypedFields",
+            "--main",
+            "NewArrays",
+            "--main",
+            "Lookups",
+        ])
+        .args(["--jdk", "none", "-q", "-o"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = refract(&[
+        "check",
+        &db.display().to_string(),
+        "tests/data/traces/TypedFields.tsv",
+        "tests/data/traces/NewArrays.tsv",
+        "tests/data/traces/Lookups.tsv",
+        "--format",
+        "tsv",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8(o.stdout).unwrap();
+    let mut got: Vec<(&str, &str, &str)> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .filter(|c| c[7] == "application")
+        .map(|c| (c[5], c[6], c[8]))
+        .collect();
+    let want = [
+        ("Class.forName", "Lookups$Dog", "found"),
+        ("Class.getMethod", "Lookups$Dog.speak", "found"),
+        ("Class.getDeclaredMethod", "Lookups$Dog.fetch", "found"),
+        ("Class.getField", "Lookups$Dog.legs", "found"),
+        ("Class.getDeclaredField", "Lookups$Dog.name", "found"),
+        ("Class.getConstructor", "Lookups$Dog.<init>", "found"),
+        (
+            "Class.getDeclaredConstructor",
+            "Lookups$Dog.<init>",
+            "found",
+        ),
+        ("Array.newInstance", "java.lang.String", "found"),
+        ("Array.newInstance", "int", "found"),
+        ("Array.newInstance", "java.lang.String", "found"),
+        ("Class.forName", "r.Upper", "found"),
+        ("Array.newInstance", "r.Upper", "found"),
+        ("Class.forName", "r.Counter", "found"),
+        ("Class.newInstance", "r.Counter", "found"),
+        ("Class.getDeclaredField", "r.Counter.count", "found"),
+        ("Field.get", "r.Counter.count", "found"),
+        ("Field.set", "r.Counter.count", "found"),
+        ("Field.get", "r.Counter.count", "found"),
+    ];
+    got.sort();
+    let mut want = want.to_vec();
+    want.sort();
+    assert_eq!(got, want, "{out}");
+}

@@ -43,6 +43,9 @@ const IDIOMS: &[&str] = &[
     "Properties",
     "Holders",
     "ArrayElements",
+    "TypedFields",
+    "NewArrays",
+    "Lookups",
 ];
 
 /// The idioms that read the arrays of `getDeclaredMethods()` and
@@ -196,6 +199,10 @@ fn report_counts_sites_call_graph_and_specification_points() {
          Constructor.newInstance       0      0      0      0\n\
          Method.invoke                 0      0      0      0\n\
          Field.get/set                 0      0      0      0\n\
+         Class.get*Method              0      0      0      0\n\
+         Class.get*Field               0      0      0      0\n\
+         Class.get*Constructor         0      0      0      0\n\
+         Array.newInstance             0      0      0      0\n\
          \n\
          call graph: 3 classes, 10 methods\n\
          specification points: 2\n"
@@ -321,10 +328,13 @@ fn a_reflective_field_set_stores_only_what_the_field_admits() {
         [
             "caller_class\tcaller_method\tcaller_desc\tbci\tline\tapi\ttarget",
             "FieldTypes\tmain\t([Ljava/lang/String;)V\t44\t13\tClass.forName\tr.Upper",
+            "FieldTypes\tmain\t([Ljava/lang/String;)V\t49\t13\tClass.getField\tr.Upper.prefix",
             "FieldTypes\tmain\t([Ljava/lang/String;)V\t56\t14\tField.set\tr.Upper.prefix",
             "FieldTypes\tmain\t([Ljava/lang/String;)V\t61\t15\tClass.forName\tr.Counter",
+            "FieldTypes\tmain\t([Ljava/lang/String;)V\t66\t15\tClass.getDeclaredField\tr.Counter.count",
             "FieldTypes\tmain\t([Ljava/lang/String;)V\t81\t16\tField.set\tr.Counter.count",
             "FieldTypes\tmain\t([Ljava/lang/String;)V\t95\t19\tClass.forName\tFieldTypes$Named",
+            "FieldTypes\tmain\t([Ljava/lang/String;)V\t100\t19\tClass.getField\tFieldTypes$Named.name",
             "FieldTypes\tmain\t([Ljava/lang/String;)V\t111\t20\tField.set\tFieldTypes$Named.name",
             "FieldTypes\tmain\t([Ljava/lang/String;)V\t122\t21\tClass.forName\tr.Shape",
             "FieldTypes\tmain\t([Ljava/lang/String;)V\t130\t22\tField.get\tFieldTypes$Named.name",

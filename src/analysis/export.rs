@@ -17,7 +17,7 @@ pub fn targets_tsv(db: &Database, r: &Results) -> Vec<String> {
         let Some(sig) = parse_method_signature(&caller) else {
             continue;
         };
-        for &t in &s.targets {
+        for t in &s.targets {
             out.push((
                 sig.class.clone(),
                 sig.name.clone(),
@@ -25,12 +25,15 @@ pub fn targets_tsv(db: &Database, r: &Results) -> Vec<String> {
                 s.bci,
                 s.line,
                 s.api,
-                target_text(db, s.api, t),
+                target_text(db, s.api, *t),
             ));
         }
     }
-    // By caller, then bytecode index (numerically), then target.
+    // By caller, then bytecode index (numerically), then target; once
+    // each (a lookup may find two members that read alike, a method and
+    // the interface method it implements).
     out.sort();
+    out.dedup();
     out.into_iter()
         .map(|(c, m, d, b, l, a, t)| format!("{c}\t{m}\t{d}\t{b}\t{l}\t{a}\t{t}"))
         .collect()
@@ -50,7 +53,7 @@ pub fn targets_spec(db: &Database, r: &Results) -> Vec<String> {
         let Some(sig) = parse_method_signature(&caller) else {
             continue;
         };
-        for &t in &s.targets {
+        for t in &s.targets {
             out.push((
                 caller.clone(),
                 s.bci,
@@ -60,12 +63,13 @@ pub fn targets_spec(db: &Database, r: &Results) -> Vec<String> {
                     s.bci,
                     source_file(&sig.class),
                     s.line,
-                    target_text(db, s.api, t)
+                    target_text(db, s.api, *t)
                 ),
             ));
         }
     }
     out.sort();
+    out.dedup();
     out.into_iter().map(|x| x.2).collect()
 }
 

@@ -14,6 +14,19 @@ const ROWS: &[(&str, &[&str])] = &[
     ("Constructor.newInstance", &["Constructor.newInstance"]),
     ("Method.invoke", &["Method.invoke"]),
     ("Field.get/set", &["Field.get", "Field.set"]),
+    (
+        "Class.get*Method",
+        &["Class.getMethod", "Class.getDeclaredMethod"],
+    ),
+    (
+        "Class.get*Field",
+        &["Class.getField", "Class.getDeclaredField"],
+    ),
+    (
+        "Class.get*Constructor",
+        &["Class.getConstructor", "Class.getDeclaredConstructor"],
+    ),
+    ("Array.newInstance", &["Array.newInstance"]),
 ];
 
 /// Counts of sites: (total, fully, partially, unresolved).

@@ -7,7 +7,10 @@ use crate::facts::reflection_api as api;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The reflective APIs reported on, with the relation holding each
-/// site's targets and the target's domain.
+/// site's targets and the target's domain. A relation of two attributes
+/// holds (site, target); one of three, (site, receiver class, target),
+/// for lookups by name, whose target is written on the class the lookup
+/// was made on (`Receiver.name`, as reftrace writes it).
 pub const APIS: &[(&str, &str, &str)] = &[
     ("Class.forName", "classObjects", "T"),
     ("ClassLoader.loadClass", "classObjects", "T"),
@@ -16,21 +19,29 @@ pub const APIS: &[(&str, &str, &str)] = &[
     ("Method.invoke", "invokeCall", "M"),
     ("Field.get", "fieldGet", "F"),
     ("Field.set", "fieldSet", "F"),
+    ("Class.getMethod", "methodLookupAt", "M"),
+    ("Class.getDeclaredMethod", "methodLookupAt", "M"),
+    ("Class.getConstructor", "constructorLookupAt", "M"),
+    ("Class.getDeclaredConstructor", "constructorLookupAt", "M"),
+    ("Class.getField", "fieldLookupAt", "F"),
+    ("Class.getDeclaredField", "fieldLookupAt", "F"),
+    ("Array.newInstance", "arrayNewInstance", "T"),
 ];
 
-/// The API label of a reflective method signature.
+/// The API label of a reflective method signature (see
+/// [`api::LABELS`]).
 pub fn api_label(sig: &str) -> Option<&'static str> {
-    if let Some(x) = api::CLASS_BY_NAME.iter().find(|x| x.1 == sig) {
-        return Some(x.0);
-    }
-    Some(match sig {
-        s if s == api::CLASS_NEW_INSTANCE => "Class.newInstance",
-        s if s == api::CONSTRUCTOR_NEW_INSTANCE => "Constructor.newInstance",
-        s if s == api::METHOD_INVOKE => "Method.invoke",
-        s if s == api::FIELD_GET => "Field.get",
-        s if s == api::FIELD_SET => "Field.set",
-        _ => return None,
-    })
+    api::label_of(sig)
+}
+
+/// One resolved target of a site: an element of the API's target domain
+/// and, for a lookup by name, the class it was looked up on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Target {
+    /// Element of the target domain (`APIS`' third column).
+    pub element: u64,
+    /// The receiver's class (`T` element) of a lookup by name.
+    pub receiver: Option<u64>,
 }
 
 /// How well a site is resolved (the columns of the paper's Fig. 6).
@@ -57,8 +68,8 @@ pub struct Site {
     pub bci: u64,
     /// Source line.
     pub line: u64,
-    /// Target elements (of the API's target domain).
-    pub targets: Vec<u64>,
+    /// The targets, sorted.
+    pub targets: Vec<Target>,
     /// How well it is resolved.
     pub resolution: Resolution,
 }
@@ -105,12 +116,22 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
     for t in db.tuples_with("Iloc", 0, &call_sites)? {
         locs.insert(t[0], (t[1], t[2], t[3]));
     }
-    let mut targets: BTreeMap<(&str, u64), Vec<u64>> = BTreeMap::new();
+    let mut targets: BTreeMap<(&str, u64), Vec<Target>> = BTreeMap::new();
     let mut seen_rel = BTreeSet::new();
     for &(_, rel, _) in APIS {
         if seen_rel.insert(rel) {
             for t in db.tuples_if_present(rel)? {
-                targets.entry((rel, t[0])).or_default().push(t[1]);
+                let target = match t[..] {
+                    [_, r, e] => Target {
+                        element: e,
+                        receiver: Some(r),
+                    },
+                    _ => Target {
+                        element: t[1],
+                        receiver: None,
+                    },
+                };
+                targets.entry((rel, t[0])).or_default().push(target);
             }
         }
     }
@@ -121,7 +142,10 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
         targets
             .entry(("classObjects", t[0]))
             .or_default()
-            .push(t[1]);
+            .push(Target {
+                element: t[1],
+                receiver: None,
+            });
     }
     // Sources that make a forName site only partially resolved.
     let names_class: BTreeSet<u64> = db.tuples("stringType")?.into_iter().map(|t| t[0]).collect();
@@ -221,10 +245,18 @@ pub fn method_text(signature: String) -> String {
 }
 
 /// A target as the export prints it: a binary class name, a method as
-/// `Decl.name(desc)ret`, or a field as `Decl.field`.
-pub fn target_text(db: &Database, api: &str, target: u64) -> String {
+/// `Decl.name(desc)ret`, or a field as `Decl.field`; a lookup by name as
+/// `Receiver.name` (`Receiver.<init>` for a constructor).
+pub fn target_text(db: &Database, api: &str, target: Target) -> String {
     let domain = APIS.iter().find(|a| a.0 == api).map_or("T", |a| a.2);
-    let name = db.name(domain, target);
+    let name = db.name(domain, target.element);
+    if let Some(r) = target.receiver {
+        let member = match domain {
+            "M" => parse_method_signature(&name).map(|s| s.name),
+            _ => parse_field_signature(&name).map(|(_, _, f)| f),
+        };
+        return format!("{}.{}", db.name("T", r), member.unwrap_or(name));
+    }
     match domain {
         "M" => method_text(name),
         "F" => match parse_field_signature(&name) {

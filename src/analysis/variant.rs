@@ -71,6 +71,9 @@ impl Variant {
         if spec && matches!(self, Variant::Local | Variant::PointsTo | Variant::Casts) {
             files.push(("reflection-spec.dl", SPEC));
         }
+        if self != Variant::None {
+            files.extend(MODELS);
+        }
         if member_arrays && self != Variant::None {
             files.push(("reflection-member-arrays.dl", MEMBER_ARRAYS));
         }
@@ -85,6 +88,18 @@ const STRINGS: &str = include_str!("../../queries/reflection-strings.dl");
 const CASTS: &str = include_str!("../../queries/reflection-casts.dl");
 const SPEC: &str = include_str!("../../queries/reflection-spec.dl");
 const MEMBER_ARRAYS: &str = include_str!("../../queries/reflection-member-arrays.dl");
+/// The models of the JDK's reflective APIs beyond the paper's
+/// (`queries/models/`), in every variant that resolves reflection.
+const MODELS: [(&str, &str); 2] = [
+    (
+        "models/field-accessors.dl",
+        include_str!("../../queries/models/field-accessors.dl"),
+    ),
+    (
+        "models/arrays.dl",
+        include_str!("../../queries/models/arrays.dl"),
+    ),
+];
 
 impl fmt::Display for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

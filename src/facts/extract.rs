@@ -73,12 +73,18 @@ pub enum R {
     FieldObject,
     ReflectiveArray,
     UnknownClassObject,
+    ArrayObject,
     Iref,
     StringFlow,
     ReflectionApi,
     SpecSource,
     Iloc,
 }
+
+/// The primitive types and `void`, whose `Class` objects the JVM makes.
+const PRIMITIVE_TYPES: &[&str] = &[
+    "boolean", "byte", "char", "short", "int", "long", "float", "double", "void",
+];
 
 /// What a method's own constant-length arrays say about the calls they
 /// are passed to.
@@ -1236,6 +1242,26 @@ impl FactsBuilder {
                 );
                 self.add(R::FieldObject, &[h, f]);
             }
+        }
+        // Array types: their Class objects (what `getClass()` of an array
+        // and `getComponentType()` of a nested array type return) and the
+        // one array `Array.newInstance` yields for each. Only the array
+        // types the class path names exist; an `Array.newInstance` of any
+        // other component still reports its target.
+        let array_types: Vec<u32> = self.rels[R::ComponentType as usize]
+            .chunks_exact(2)
+            .map(|t| t[0])
+            .collect();
+        for t in array_types {
+            let name = self.types.name(t).to_string();
+            self.class_heap(&name);
+            let h = self.new_heap(None, format!("<reflective new {name}>"), &name);
+            self.add(R::ArrayObject, &[h, t]);
+        }
+        // The primitive types' Class objects (`int.class` is
+        // `Integer.TYPE`, which the JVM fills in).
+        for p in PRIMITIVE_TYPES {
+            self.class_heap(p);
         }
         let arrays: Vec<(&str, &str)> = api::GET_METHODS
             .iter()

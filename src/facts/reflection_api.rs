@@ -164,6 +164,77 @@ pub fn string_input(signature: &str) -> Option<Option<usize>> {
     }
 }
 
+/// The typed forms of `Field.get` (`getInt`, ...), reported as `Field.get`.
+pub const FIELD_TYPED_GETS: &[&str] = &[
+    "<java.lang.reflect.Field: boolean getBoolean(java.lang.Object)>",
+    "<java.lang.reflect.Field: byte getByte(java.lang.Object)>",
+    "<java.lang.reflect.Field: char getChar(java.lang.Object)>",
+    "<java.lang.reflect.Field: short getShort(java.lang.Object)>",
+    "<java.lang.reflect.Field: int getInt(java.lang.Object)>",
+    "<java.lang.reflect.Field: long getLong(java.lang.Object)>",
+    "<java.lang.reflect.Field: float getFloat(java.lang.Object)>",
+    "<java.lang.reflect.Field: double getDouble(java.lang.Object)>",
+];
+/// The typed forms of `Field.set` (`setInt`, ...), reported as `Field.set`.
+pub const FIELD_TYPED_SETS: &[&str] = &[
+    "<java.lang.reflect.Field: void setBoolean(java.lang.Object,boolean)>",
+    "<java.lang.reflect.Field: void setByte(java.lang.Object,byte)>",
+    "<java.lang.reflect.Field: void setChar(java.lang.Object,char)>",
+    "<java.lang.reflect.Field: void setShort(java.lang.Object,short)>",
+    "<java.lang.reflect.Field: void setInt(java.lang.Object,int)>",
+    "<java.lang.reflect.Field: void setLong(java.lang.Object,long)>",
+    "<java.lang.reflect.Field: void setFloat(java.lang.Object,float)>",
+    "<java.lang.reflect.Field: void setDouble(java.lang.Object,double)>",
+];
+/// `Array.newInstance`, one dimension and several.
+pub const ARRAY_NEW_INSTANCE: &[&str] = &[
+    "<java.lang.reflect.Array: java.lang.Object newInstance(java.lang.Class,int)>",
+    "<java.lang.reflect.Array: java.lang.Object newInstance(java.lang.Class,int[])>",
+];
+/// Methods of `java.lang.Class` that the models of `queries/models/`
+/// give results (the JVM fills in what their code reads).
+pub const CLASS_MODELS: &[&str] = &[
+    "<java.lang.Class: java.lang.Class getComponentType()>",
+    "<java.lang.Class: java.lang.Class componentType()>",
+    "<java.lang.Class: java.lang.Class arrayType()>",
+];
+/// The reflective methods besides [`CLASS_BY_NAME`] whose sites are
+/// reported, with the API label that reftrace and the exports use.
+pub const LABELS: &[(&str, &str)] = &[
+    ("Class.newInstance", CLASS_NEW_INSTANCE),
+    ("Constructor.newInstance", CONSTRUCTOR_NEW_INSTANCE),
+    ("Method.invoke", METHOD_INVOKE),
+    ("Field.get", FIELD_GET),
+    ("Field.set", FIELD_SET),
+    ("Class.getMethod", GET_METHOD[0].0),
+    ("Class.getDeclaredMethod", GET_METHOD[1].0),
+    ("Class.getField", GET_FIELD[0].0),
+    ("Class.getDeclaredField", GET_FIELD[1].0),
+    ("Class.getConstructor", GET_CONSTRUCTOR[0].0),
+    ("Class.getDeclaredConstructor", GET_CONSTRUCTOR[1].0),
+    ("Array.newInstance", ARRAY_NEW_INSTANCE[0]),
+    ("Array.newInstance", ARRAY_NEW_INSTANCE[1]),
+];
+
+/// The API label of a reported reflective method.
+pub fn label_of(signature: &str) -> Option<&'static str> {
+    CLASS_BY_NAME
+        .iter()
+        .map(|x| (x.0, x.1))
+        .chain(LABELS.iter().copied())
+        .find(|x| x.1 == signature)
+        .map(|x| x.0)
+        .or_else(|| {
+            if FIELD_TYPED_GETS.contains(&signature) {
+                Some("Field.get")
+            } else if FIELD_TYPED_SETS.contains(&signature) {
+                Some("Field.set")
+            } else {
+                None
+            }
+        })
+}
+
 /// Every signature above (so that they exist in the `M` map, which lets
 /// analyses name them even when the JDK is not loaded).
 pub fn all_signatures() -> Vec<&'static str> {
@@ -186,6 +257,10 @@ pub fn all_signatures() -> Vec<&'static str> {
     ] {
         v.extend(t.iter().map(|x| x.0));
     }
+    v.extend(FIELD_TYPED_GETS);
+    v.extend(FIELD_TYPED_SETS);
+    v.extend(ARRAY_NEW_INSTANCE);
+    v.extend(CLASS_MODELS);
     v.extend(STRING_SOURCES);
     v
 }
@@ -243,5 +318,31 @@ mod tests {
             assert!(is_class_by_name(signature));
         }
         assert!(!is_class_by_name(GET_CLASS));
+    }
+
+    #[test]
+    fn labels_follow_reftrace() {
+        assert_eq!(label_of(FIELD_TYPED_SETS[4]), Some("Field.set"));
+        assert_eq!(label_of(FIELD_TYPED_GETS[0]), Some("Field.get"));
+        assert_eq!(
+            label_of(GET_CONSTRUCTOR[1].0),
+            Some("Class.getDeclaredConstructor")
+        );
+        assert_eq!(label_of(CLASS_BY_NAME[3].1), Some("ClassLoader.loadClass"));
+        assert_eq!(label_of(GET_CLASS), None);
+        for sig in all_signatures() {
+            assert!(
+                label_of(sig).is_some()
+                    || sig == GET_CLASS
+                    || STRING_SOURCES.contains(&sig)
+                    || CLASS_MODELS.contains(&sig)
+                    || GET_METHODS
+                        .iter()
+                        .chain(GET_FIELDS)
+                        .chain(GET_CONSTRUCTORS)
+                        .any(|x| x.0 == sig),
+                "{sig}"
+            );
+        }
     }
 }

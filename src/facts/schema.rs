@@ -338,6 +338,11 @@ pub const RELATIONS: &[RelationSchema] = &[
         "a Class.forName call's result when its name is unknown"
     ),
     rel!(
+        "arrayObject",
+        [("heap", "H"), ("type", "T")],
+        "the array of an array type that Array.newInstance yields"
+    ),
+    rel!(
         "Iref",
         [("invoke", "I"), ("method", "M")],
         "the method a call site names (resolved, before dispatch)"

@@ -319,6 +319,7 @@ pub fn schema_matches_enum() -> bool {
         FieldObject,
         ReflectiveArray,
         UnknownClassObject,
+        ArrayObject,
         Iref,
         StringFlow,
         ReflectionApi,
