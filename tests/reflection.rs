@@ -588,3 +588,27 @@ fn a_specification_takes_effect_in_every_resolving_variant() {
         "error: --spec has no effect with --reflection none, which ignores reflection; choose another variant\n"
     );
 }
+
+/// Against java.base, `Arrays.copyOf(T[], int)` reaches the JDK's own
+/// `Array.newInstance` with the Class object of its argument's class
+/// (`original.getClass()`, then `getComponentType()`): the site makes
+/// exactly the String and Integer arrays that the traced run made
+/// (`tests/data/traces/CopyOf.tsv`, by reftrace).
+#[test]
+fn arrays_copy_of_in_java_base_makes_arrays_of_its_arguments_components() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = analyze_against_java_base(dir.path(), "CopyOf", "points-to");
+    let db = db.display().to_string();
+    assert_eq!(
+        refract(&["export", "targets", &db]),
+        "caller_class\tcaller_method\tcaller_desc\tbci\tline\tapi\ttarget\n\
+         java.util.Arrays\tcopyOf\t([Ljava/lang/Object;ILjava/lang/Class;)[Ljava/lang/Object;\t18\t3513\tArray.newInstance\tjava.lang.Integer\n\
+         java.util.Arrays\tcopyOf\t([Ljava/lang/Object;ILjava/lang/Class;)[Ljava/lang/Object;\t18\t3513\tArray.newInstance\tjava.lang.String\n"
+    );
+    let trace = root().join("tests/data/traces/CopyOf.tsv");
+    let check = refract(&["check", &db, &trace.display().to_string()]);
+    assert!(
+        check.contains("Array.newInstance                 0/0      -          2/2   1.00\n"),
+        "{check}"
+    );
+}
