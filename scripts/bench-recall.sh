@@ -24,7 +24,8 @@
 #   REFRACT_BENCH_OPTIONS=--member-arrays scripts/bench-recall.sh
 #       # more `refract analyze` options for every run
 #   REFRACT_BENCH_DIR=/tmp/recall scripts/bench-recall.sh
-#       # keep the reports (check.json, check.txt) and logs there
+#       # keep the reports (PROGRAM-VARIANT.json and .txt) and logs there;
+#       # REFRACT_BENCH_KEEP=1 keeps the databases too (about 1 GB each)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -100,6 +101,11 @@ for p in "${programs[@]}"; do
     rm -rf "$scratch"
 done
 
+# found/traced and the ratio, or - when nothing was traced.
+ratio() {
+    if [ "$2" = 0 ]; then echo -; else awk -v f="$1" -v t="$2" 'BEGIN { printf "%d/%d %.2f", f, t, f / t }'; fi
+}
+
 # 3 and 4. Analyses and checks.
 cargo build --release -q
 bin=${CARGO_TARGET_DIR:-$root/target}/release/refract
@@ -131,12 +137,12 @@ for p in "${programs[@]}"; do
         fi
         "$bin" check "$run.db" "$dir/trace.tsv" --format json > "$run.json"
         "$bin" check "$run.db" "$dir/trace.tsv" > "$run.txt"
-        [ -n "${REFRACT_BENCH_DIR:-}" ] || rm -rf "$run.db"
-        jq -r --arg p "$p" --arg v "$v" --arg wall "$wall s" --arg peak "$peak" '
-            def sum(k): [.apis[] | .[k]] | {found: (map(.found) | add // 0), traced: (map(.traced) | add // 0)};
-            def r: if .traced == 0 then "-" else "\(.found)/\(.traced) \(.found / .traced * 100 | floor / 100)" end;
-            "| \($p) | \($v) | \(sum("application") | r) | \(sum("jdk") | r) | \(.static_edges) | \($wall) | \($peak) |"
-        ' "$run.json"
+        [ -n "${REFRACT_BENCH_KEEP:-}" ] || rm -rf "$run.db"
+        read -r af at jf jt edges < <(jq -r '
+            def sum(k): [.apis[] | .[k]] | [(map(.found) | add // 0), (map(.traced) | add // 0)];
+            sum("application") + sum("jdk") + [.static_edges] | @tsv' "$run.json")
+        printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$p" "$v" "$(ratio "$af" "$at")" \
+            "$(ratio "$jf" "$jt")" "$edges" "$wall s" "$peak"
     done
 done
 

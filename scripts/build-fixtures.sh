@@ -4,6 +4,7 @@
 # editing a fixture source, and commit the result.
 #
 #   fixtures/src/<set>/...java  ->  fixtures/classes/<set>/...class
+#   fixtures/src/<set>/META-INF  ->  fixtures/classes/<set>/META-INF
 #
 # Classes are compiled for Java 17 with debugging information (lines).
 set -eu
@@ -16,5 +17,9 @@ for set in fixtures/src/*/; do
     mkdir -p "$out"
     # shellcheck disable=SC2046
     "$JAVAC" --release 17 -g -nowarn -Xlint:-deprecation -d "$out" $(find "$set" -name '*.java' | sort)
+    # Provider-configuration files travel with the classes.
+    if [ -d "$set/META-INF" ]; then
+        cp -r "$set/META-INF" "$out/"
+    fi
     echo "built $out"
 done

@@ -55,6 +55,18 @@ fn whole_jdk_loads_without_failures() {
     // load nothing (their call sites are answered instead).
     let put = "<java.util.HashMap: java.lang.Object put(java.lang.Object,java.lang.Object)>";
     assert!(!stores.iter().any(|t| t.starts_with(put)));
+    // Services: the modules' `provides` clauses.
+    let providers = named_tuples(&f.builder, "serviceProvider");
+    for want in [
+        "jdk.internal.logger.DefaultLoggerFinder\tsun.util.logging.internal.LoggingProviderImpl",
+        "java.nio.file.spi.FileSystemProvider\tjdk.nio.zipfs.ZipFileSystemProvider",
+        "javax.sound.sampled.spi.AudioFileWriter\tcom.sun.media.sound.WaveFileWriter",
+    ] {
+        assert!(
+            providers.iter().any(|t| t == want),
+            "missing serviceProvider {want}"
+        );
+    }
     let entry = named_tuples(&f.builder, "entryPoint");
     assert!(entry.contains(&"<java.lang.System: void initPhase1()>".to_string()));
     // Dispatch: String.toString runs String's own method; an ArrayList's

@@ -612,3 +612,62 @@ fn arrays_copy_of_in_java_base_makes_arrays_of_its_arguments_components() {
         "{check}"
     );
 }
+
+/// Against java.base, `ServiceLoader.load(Plugin.class)` loads the
+/// providers that `META-INF/services/r.Plugin` names: the JDK's own
+/// `Class.forName` calls in ServiceLoader resolve to exactly those
+/// classes, their constructors are found and run reflectively, and the
+/// program's `p.run(...)` calls their methods. The traced run
+/// (`tests/data/traces/Services.tsv`) took each of these edges.
+#[test]
+fn service_loader_in_java_base_instantiates_the_declared_providers() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = analyze_against_java_base(dir.path(), "Services", "points-to");
+    let db = db.display().to_string();
+    let exported = refract(&["export", "targets", &db]);
+    let loader: Vec<&str> = exported
+        .lines()
+        .filter(|l| l.starts_with("java.util.ServiceLoader"))
+        .map(|l| l.rsplit('\t').next().unwrap())
+        .collect();
+    assert_eq!(
+        loader,
+        [
+            "r.Lower",
+            "r.Upper",
+            "r.Lower",
+            "r.Upper",
+            "r.Lower.<init>",
+            "r.Upper.<init>",
+            "r.Lower",
+            "r.Upper",
+            "r.Lower.<init>()V",
+            "r.Upper.<init>()V",
+            "r.Lower.<init>()V",
+            "r.Upper.<init>()V",
+        ],
+        "{exported}"
+    );
+    let trace = root().join("tests/data/traces/Services.tsv");
+    let check = refract(&["check", &db, &trace.display().to_string()]);
+    for line in [
+        "Class.getConstructor              0/0      -          2/2   1.00\n",
+        "Constructor.newInstance           0/0      -          2/2   1.00\n",
+        "Class.forName                     0/0      -          2/3   0.67\n",
+    ] {
+        assert!(check.contains(line), "{check}");
+    }
+    let calls = query(
+        dir.path(),
+        Path::new(&db),
+        "IE(i, \"<r.Upper: java.lang.String run(java.lang.String)>\")?\n\
+         IE(i, \"<r.Lower: java.lang.String run(java.lang.String)>\")?\n",
+    );
+    assert_eq!(
+        calls
+            .matches("<Services: void main(java.lang.String[])>[34@L11]")
+            .count(),
+        2,
+        "{calls}"
+    );
+}

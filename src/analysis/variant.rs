@@ -90,7 +90,7 @@ const SPEC: &str = include_str!("../../queries/reflection-spec.dl");
 const MEMBER_ARRAYS: &str = include_str!("../../queries/reflection-member-arrays.dl");
 /// The models of the JDK's reflective APIs beyond the paper's
 /// (`queries/models/`), in every variant that resolves reflection.
-const MODELS: [(&str, &str); 2] = [
+const MODELS: [(&str, &str); 3] = [
     (
         "models/field-accessors.dl",
         include_str!("../../queries/models/field-accessors.dl"),
@@ -98,6 +98,10 @@ const MODELS: [(&str, &str); 2] = [
     (
         "models/arrays.dl",
         include_str!("../../queries/models/arrays.dl"),
+    ),
+    (
+        "models/services.dl",
+        include_str!("../../queries/models/services.dl"),
     ),
 ];
 

@@ -2,7 +2,7 @@
 //! and a constant pool that answers typed questions.
 
 use super::descriptor::class_to_type;
-use super::sanitize::sanitize;
+use super::sanitize::sanitize_keeping_module;
 use jclassfile::attributes::Attribute;
 use jclassfile::constant_pool::ConstantPool as Cp;
 
@@ -276,6 +276,9 @@ pub struct ClassInfo {
     pub bootstrap: Vec<Bootstrap>,
     /// The constant pool.
     pub pool: Pool,
+    /// A module-info's `provides S with P1, P2` clauses: (service,
+    /// providers), binary names.
+    pub provides: Vec<(String, Vec<String>)>,
 }
 
 impl ClassInfo {
@@ -288,7 +291,7 @@ impl ClassInfo {
 /// Reads a class file. Unknown and unused attributes are ignored (see
 /// [`sanitize`](super::sanitize)); structural damage is an error.
 pub fn read_class(bytes: &[u8]) -> Result<ClassInfo, ClassError> {
-    let clean = sanitize(bytes).map_err(|e| ClassError(e.to_string()))?;
+    let (clean, module) = sanitize_keeping_module(bytes).map_err(|e| ClassError(e.to_string()))?;
     let cf = jclassfile::class_file::parse(&clean).map_err(|e| ClassError(e.to_string()))?;
     let pool = Pool(cf.constant_pool().clone());
     let access = cf.access_flags().bits();
@@ -386,6 +389,10 @@ pub fn read_class(bytes: &[u8]) -> Result<ClassInfo, ClassError> {
             code,
         });
     }
+    let provides = match &module {
+        Some(body) => module_provides(body, &pool)?,
+        None => Vec::new(),
+    };
     Ok(ClassInfo {
         name,
         super_name,
@@ -397,5 +404,46 @@ pub fn read_class(bytes: &[u8]) -> Result<ClassInfo, ClassError> {
         methods,
         bootstrap,
         pool,
+        provides,
     })
+}
+
+/// The `provides` clauses of a `Module` attribute body (JVMS §4.7.25):
+/// each service with its providers, as binary names.
+fn module_provides(body: &[u8], pool: &Pool) -> Result<Vec<(String, Vec<String>)>, ClassError> {
+    let mut at = 0usize;
+    let u16_at = |at: &mut usize| -> Result<u16, ClassError> {
+        let b = body
+            .get(*at..*at + 2)
+            .ok_or_else(|| ClassError("the Module attribute is truncated".into()))?;
+        *at += 2;
+        Ok(u16::from_be_bytes([b[0], b[1]]))
+    };
+    // name, flags, version
+    at += 6;
+    let requires = u16_at(&mut at)? as usize;
+    at += 6 * requires;
+    // exports, then opens: index, flags, a counted list of modules.
+    for _ in 0..2 {
+        let n = u16_at(&mut at)?;
+        for _ in 0..n {
+            at += 4;
+            let to = u16_at(&mut at)? as usize;
+            at += 2 * to;
+        }
+    }
+    let uses = u16_at(&mut at)? as usize;
+    at += 2 * uses;
+    let n = u16_at(&mut at)?;
+    let mut out = Vec::with_capacity(n as usize);
+    for _ in 0..n {
+        let service = pool.class(u16_at(&mut at)?)?;
+        let k = u16_at(&mut at)?;
+        let mut providers = Vec::with_capacity(k as usize);
+        for _ in 0..k {
+            providers.push(pool.class(u16_at(&mut at)?)?);
+        }
+        out.push((service, providers));
+    }
+    Ok(out)
 }

@@ -11,7 +11,9 @@
 //! the specification asks of a reader and removes both failure modes.
 //!
 //! Kept: `Code` (with only its `LineNumberTable`), `SourceFile`,
-//! `BootstrapMethods`, `ConstantValue` and `Exceptions`.
+//! `BootstrapMethods`, `ConstantValue` and `Exceptions`. The body of
+//! module-info's `Module` attribute is handed back beside the copy (see
+//! [`sanitize_keeping_module`]), for [`super::module`] to read.
 
 use std::fmt;
 
@@ -85,6 +87,13 @@ fn keep(owner: Owner, name: &[u8]) -> bool {
 /// Returns a copy of `data` with every attribute the front end does not
 /// read removed. The constant pool and all indexes are unchanged.
 pub fn sanitize(data: &[u8]) -> Result<Vec<u8>, StructureError> {
+    sanitize_keeping_module(data).map(|(clean, _)| clean)
+}
+
+/// [`sanitize`], and the body of the class's `Module` attribute, if it
+/// has one (module-info).
+pub fn sanitize_keeping_module(data: &[u8]) -> Result<(Vec<u8>, Option<Vec<u8>>), StructureError> {
+    let mut module = None;
     let mut r = Reader { data, pos: 0 };
     if r.u32()? != 0xCAFE_BABE {
         return Err(StructureError {
@@ -137,24 +146,27 @@ pub fn sanitize(data: &[u8]) -> Result<Vec<u8>, StructureError> {
         out.extend_from_slice(&n.to_be_bytes());
         for _ in 0..n {
             out.extend_from_slice(r.bytes(6)?);
-            attributes(&mut r, &utf8, owner, &mut out)?;
+            attributes(&mut r, &utf8, owner, &mut out, &mut None)?;
         }
     }
-    attributes(&mut r, &utf8, Owner::Class, &mut out)?;
+    attributes(&mut r, &utf8, Owner::Class, &mut out, &mut module)?;
     if r.pos != data.len() {
         return r.err(format!(
             "{} trailing bytes after the class",
             data.len() - r.pos
         ));
     }
-    Ok(out)
+    Ok((out, module))
 }
 
+/// Copies the attributes of one list that [`keep`] keeps into `out`;
+/// the body of a `Module` attribute goes to `module`.
 fn attributes(
     r: &mut Reader<'_>,
     utf8: &[Option<&[u8]>],
     owner: Owner,
     out: &mut Vec<u8>,
+    module: &mut Option<Vec<u8>>,
 ) -> Result<(), StructureError> {
     let n = r.u16()?;
     let count_at = out.len();
@@ -174,6 +186,9 @@ fn attributes(
                 })
             }
         };
+        if owner == Owner::Class && name == b"Module" {
+            *module = Some(body.to_vec());
+        }
         if !keep(owner, name) {
             continue;
         }
@@ -206,7 +221,7 @@ fn code_attribute(body: &[u8], utf8: &[Option<&[u8]>]) -> Result<Vec<u8>, Struct
     let n_handlers = code.u16()?;
     inner.extend_from_slice(&n_handlers.to_be_bytes());
     inner.extend_from_slice(code.bytes(8 * n_handlers as usize)?);
-    attributes(&mut code, utf8, Owner::Code, &mut inner)?;
+    attributes(&mut code, utf8, Owner::Code, &mut inner, &mut None)?;
     if code.pos != body.len() {
         return code.err("the attribute length does not match its content");
     }

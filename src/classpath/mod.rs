@@ -55,6 +55,40 @@ impl ClassBytes {
     }
 }
 
+/// A provider-configuration file, `META-INF/services/<service>` (see
+/// `java.util.ServiceLoader`): the providers a jar or class directory
+/// declares for a service.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServiceFile {
+    /// Where it was read, `file!entry` or the file's path.
+    pub location: String,
+    /// The service, a binary class name (the file's name).
+    pub service: String,
+    /// The providers' binary names, in the file's order.
+    pub providers: Vec<String>,
+}
+
+/// The largest provider-configuration file read (real ones are a few
+/// lines).
+const MAX_SERVICE_FILE_BYTES: u64 = 1 << 20;
+
+/// The providers a provider-configuration file names: one binary name per
+/// line, with `#` starting a comment and blanks around names ignored.
+pub fn parse_service_file(text: &str) -> Vec<String> {
+    text.lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The service a path inside a jar or class directory configures:
+/// `META-INF/services/a.b.S` gives `a.b.S`.
+fn service_of(entry: &str) -> Option<&str> {
+    let name = entry.strip_prefix("META-INF/services/")?;
+    (!name.is_empty() && !name.contains('/')).then_some(name)
+}
+
 /// One entry of the class path.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClassPathEntry {
@@ -80,6 +114,8 @@ pub struct ReadClassPath {
     pub classes: Vec<ClassBytes>,
     /// What could not be read.
     pub problems: Vec<LoadProblem>,
+    /// The provider-configuration files of jars and class directories.
+    pub services: Vec<ServiceFile>,
 }
 
 impl ClassPath {
@@ -104,22 +140,25 @@ impl ClassPath {
     /// and drop the bytes as it goes: memory does not grow with the total
     /// size of the class path. Unreadable entries become
     /// [`LoadProblem`]s; only a missing entry given by the user is an
-    /// error, reported as a problem too so the caller decides.
+    /// error, reported as a problem too so the caller decides. Returns the
+    /// provider-configuration files (`META-INF/services/*`) read.
     pub fn read_batches(
         &self,
         batch: &mut dyn FnMut(Vec<ClassBytes>),
         problems: &mut Vec<LoadProblem>,
-    ) {
+    ) -> Vec<ServiceFile> {
         let mut r = Reader {
             pending: Vec::new(),
             pending_bytes: 0,
             batch,
             problems,
+            services: Vec::new(),
         };
         for e in &self.entries {
             r.entry(&e.path, e.is_library);
         }
         r.flush();
+        r.services
     }
 
     /// Reads every class file of every entry at once (for small class
@@ -128,7 +167,7 @@ impl ClassPath {
     pub fn read(&self) -> ReadClassPath {
         let mut out = ReadClassPath::default();
         let mut classes = Vec::new();
-        self.read_batches(&mut |b| classes.extend(b), &mut out.problems);
+        out.services = self.read_batches(&mut |b| classes.extend(b), &mut out.problems);
         out.classes = classes;
         out
     }
@@ -151,6 +190,7 @@ struct Reader<'a> {
     pending_bytes: usize,
     batch: &'a mut dyn FnMut(Vec<ClassBytes>),
     problems: &'a mut Vec<LoadProblem>,
+    services: Vec<ServiceFile>,
 }
 
 impl Reader<'_> {
@@ -189,6 +229,7 @@ impl Reader<'_> {
                 seen.insert(real);
             }
             self.collect_class_files(path, &mut seen, &mut files);
+            self.directory_services(path);
             files.sort();
             for f in files {
                 match read_class_file(&f) {
@@ -288,6 +329,37 @@ impl Reader<'_> {
         }
     }
 
+    /// The provider-configuration files of a class directory.
+    fn directory_services(&mut self, dir: &Path) {
+        let services = dir.join("META-INF/services");
+        let Ok(rd) = fs::read_dir(&services) else {
+            return;
+        };
+        let mut files: Vec<_> = rd.flatten().map(|e| e.path()).collect();
+        files.sort();
+        for f in files {
+            let Some(service) = f.file_name().and_then(|n| n.to_str()).map(str::to_string) else {
+                continue;
+            };
+            if !f.is_file() {
+                continue;
+            }
+            let read = fs::File::open(&f).and_then(|file| {
+                let mut text = Vec::new();
+                file.take(MAX_SERVICE_FILE_BYTES).read_to_end(&mut text)?;
+                Ok(text)
+            });
+            match read {
+                Ok(text) => self.services.push(ServiceFile {
+                    location: f.display().to_string(),
+                    service,
+                    providers: parse_service_file(&String::from_utf8_lossy(&text)),
+                }),
+                Err(e) => self.problem(&f, None, format!("cannot read: {e}")),
+            }
+        }
+    }
+
     fn zip(&mut self, path: &Path, data: &[u8], prefix: Option<&str>, is_library: bool) {
         read_zip(self, path, data, prefix, is_library);
     }
@@ -337,6 +409,35 @@ fn read_class_file(path: &Path) -> Result<Vec<u8>, String> {
     read_class_bytes(&mut f, size)
 }
 
+/// Reads the provider-configuration file at index `i` of a jar.
+fn read_service_entry(
+    r: &mut Reader,
+    archive: &mut zip::ZipArchive<Cursor<&[u8]>>,
+    i: usize,
+    path: &Path,
+    name: String,
+    service: String,
+) {
+    let read = archive
+        .by_index(i)
+        .map_err(|e| e.to_string())
+        .and_then(|f| {
+            let mut text = Vec::new();
+            f.take(MAX_SERVICE_FILE_BYTES)
+                .read_to_end(&mut text)
+                .map_err(|e| e.to_string())?;
+            Ok(text)
+        });
+    match read {
+        Ok(text) => r.services.push(ServiceFile {
+            location: format!("{}!{name}", path.display()),
+            service,
+            providers: parse_service_file(&String::from_utf8_lossy(&text)),
+        }),
+        Err(e) => r.problem(path, Some(name), format!("cannot read: {e}")),
+    }
+}
+
 fn read_zip(r: &mut Reader, path: &Path, data: &[u8], prefix: Option<&str>, is_library: bool) {
     let mut archive = match zip::ZipArchive::new(Cursor::new(data)) {
         Ok(a) => a,
@@ -349,6 +450,11 @@ fn read_zip(r: &mut Reader, path: &Path, data: &[u8], prefix: Option<&str>, is_l
         let name = archive
             .name_for_index(i)
             .map_or_else(|| format!("#{i}"), str::to_string);
+        if let Some(service) = service_of(&name).filter(|_| prefix.is_none()) {
+            let service = service.to_string();
+            read_service_entry(r, &mut archive, i, path, name, service);
+            continue;
+        }
         if !name.ends_with(".class") || name.ends_with('/') {
             continue;
         }
@@ -388,5 +494,20 @@ fn read_zip(r: &mut Reader, path: &Path, data: &[u8], prefix: Option<&str>, is_l
                 r.problem(path, Some(name), reason)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn service_files_list_providers_without_comments_or_blanks() {
+        let text = "a.B\n# a comment\n  c.D$E   # after a name\n\n\tf.G\r\n";
+        assert_eq!(parse_service_file(text), ["a.B", "c.D$E", "f.G"]);
+        assert_eq!(service_of("META-INF/services/a.b.S"), Some("a.b.S"));
+        assert_eq!(service_of("META-INF/services/"), None);
+        assert_eq!(service_of("META-INF/services/x/y"), None);
+        assert_eq!(service_of("a/META-INF/services/S"), None);
     }
 }

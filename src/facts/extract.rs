@@ -74,6 +74,7 @@ pub enum R {
     ReflectiveArray,
     UnknownClassObject,
     ArrayObject,
+    ServiceProvider,
     Iref,
     StringFlow,
     ReflectionApi,
@@ -472,6 +473,15 @@ impl FactsBuilder {
         let h = self.new_heap(None, "<input string>".into(), "java.lang.String");
         self.input_heap = Some(h);
         h
+    }
+
+    /// Records the providers declared for a service (`serviceProvider`).
+    pub fn add_service_providers(&mut self, service: &str, providers: &[String]) {
+        let s = self.types.intern(service);
+        for p in providers {
+            let p = self.types.intern(p);
+            self.add(R::ServiceProvider, &[s, p]);
+        }
     }
 
     /// The `java.lang.Class` object of a type.

@@ -63,7 +63,10 @@ pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> Program
     let mut module_infos = 0;
     let mut read = 0;
     let mut bad: Vec<LoadProblem> = Vec::new();
-    cp.read_batches(
+    // Services and their providers: module-info's `provides`, then the
+    // provider-configuration files of jars and directories.
+    let mut services: Vec<(String, Vec<String>)> = Vec::new();
+    let files = cp.read_batches(
         &mut |batch| {
             if crate::interrupt::pending().is_some() {
                 return;
@@ -76,7 +79,10 @@ pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> Program
                 .collect();
             for (r, cb) in parsed {
                 match r {
-                    Ok(c) if c.is_module_info() => module_infos += 1,
+                    Ok(c) if c.is_module_info() => {
+                        module_infos += 1;
+                        services.extend(c.provides);
+                    }
                     Ok(c) => classes.push((c, cb.is_library, cb.location())),
                     Err(e) => bad.push(LoadProblem {
                         file: cb.file.clone(),
@@ -88,6 +94,7 @@ pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> Program
         },
         &mut problems,
     );
+    services.extend(files.into_iter().map(|f| (f.service, f.providers)));
     problems.extend(bad);
     let classes = without_circular_classes(classes, &mut problems);
     let mut b = FactsBuilder::new();
@@ -140,6 +147,9 @@ pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> Program
         }
         done += batch.len();
         progress(Progress::Translated(done, total));
+    }
+    for (service, providers) in &services {
+        b.add_service_providers(service, providers);
     }
     b.finish();
     ProgramFacts {

@@ -343,6 +343,11 @@ pub const RELATIONS: &[RelationSchema] = &[
         "the array of an array type that Array.newInstance yields"
     ),
     rel!(
+        "serviceProvider",
+        [("service", "T"), ("provider", "T")],
+        "a provider a META-INF/services file or a module's `provides` declares for a service"
+    ),
+    rel!(
         "Iref",
         [("invoke", "I"), ("method", "M")],
         "the method a call site names (resolved, before dispatch)"

@@ -320,6 +320,7 @@ pub fn schema_matches_enum() -> bool {
         ReflectiveArray,
         UnknownClassObject,
         ArrayObject,
+        ServiceProvider,
         Iref,
         StringFlow,
         ReflectionApi,
