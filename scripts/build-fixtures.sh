@@ -4,7 +4,8 @@
 # editing a fixture source, and commit the result.
 #
 #   fixtures/src/<set>/...java  ->  fixtures/classes/<set>/...class
-#   fixtures/src/<set>/META-INF  ->  fixtures/classes/<set>/META-INF
+#   fixtures/src/<set>/<resource> ->  fixtures/classes/<set>/<resource>
+#   (every file but .java sources and .spec specifications)
 #
 # Classes are compiled for Java 17 with debugging information (lines).
 set -eu
@@ -17,9 +18,8 @@ for set in fixtures/src/*/; do
     mkdir -p "$out"
     # shellcheck disable=SC2046
     "$JAVAC" --release 17 -g -nowarn -Xlint:-deprecation -d "$out" $(find "$set" -name '*.java' | sort)
-    # Provider-configuration files travel with the classes.
-    if [ -d "$set/META-INF" ]; then
-        cp -r "$set/META-INF" "$out/"
-    fi
+    # Resources (META-INF/services files, .properties) travel with the
+    # classes, at the same paths.
+    (cd "$set" && find . -type f ! -name '*.java' ! -name '*.spec' -exec cp --parents {} "$OLDPWD/$out" \;)
     echo "built $out"
 done

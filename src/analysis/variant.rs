@@ -90,7 +90,7 @@ const SPEC: &str = include_str!("../../queries/reflection-spec.dl");
 const MEMBER_ARRAYS: &str = include_str!("../../queries/reflection-member-arrays.dl");
 /// The models of the JDK's reflective APIs beyond the paper's
 /// (`queries/models/`), in every variant that resolves reflection.
-const MODELS: [(&str, &str); 3] = [
+const MODELS: [(&str, &str); 4] = [
     (
         "models/field-accessors.dl",
         include_str!("../../queries/models/field-accessors.dl"),
@@ -102,6 +102,10 @@ const MODELS: [(&str, &str); 3] = [
     (
         "models/services.dl",
         include_str!("../../queries/models/services.dl"),
+    ),
+    (
+        "models/resources.dl",
+        include_str!("../../queries/models/resources.dl"),
     ),
 ];
 

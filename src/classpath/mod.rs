@@ -55,22 +55,99 @@ impl ClassBytes {
     }
 }
 
-/// A provider-configuration file, `META-INF/services/<service>` (see
-/// `java.util.ServiceLoader`): the providers a jar or class directory
-/// declares for a service.
+/// A resource file of a jar or class directory that names classes: a
+/// provider-configuration file, `META-INF/services/<service>` (see
+/// `java.util.ServiceLoader`), or a `.properties` file.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ServiceFile {
+pub struct ResourceFile {
     /// Where it was read, `file!entry` or the file's path.
     pub location: String,
-    /// The service, a binary class name (the file's name).
-    pub service: String,
-    /// The providers' binary names, in the file's order.
-    pub providers: Vec<String>,
+    /// What it is.
+    pub kind: ResourceKind,
+    /// The names it holds: a service's providers (binary names, in the
+    /// file's order), or a properties file's values.
+    pub names: Vec<String>,
 }
 
-/// The largest provider-configuration file read (real ones are a few
-/// lines).
-const MAX_SERVICE_FILE_BYTES: u64 = 1 << 20;
+/// The kinds of [`ResourceFile`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ResourceKind {
+    /// The providers of this service (a binary class name).
+    Services(String),
+    /// A `.properties` file.
+    Properties,
+}
+
+/// The largest resource file read (real provider files are a few lines,
+/// properties files a few kilobytes).
+const MAX_RESOURCE_BYTES: u64 = 1 << 20;
+
+/// The values of a `.properties` file (`java.util.Properties.load`):
+/// `key=value`, `key:value` or `key value` per logical line, `#` and `!`
+/// comments, a backslash at the end of a line continuing it, and the
+/// escapes `\t`, `\n`, `\uXXXX` and `\x` for any other `x`.
+pub fn parse_properties_values(text: &str) -> Vec<String> {
+    let mut values = Vec::new();
+    let mut lines = text.lines();
+    while let Some(first) = lines.next() {
+        let mut line = first.trim_start().to_string();
+        if line.is_empty() || line.starts_with('#') || line.starts_with('!') {
+            continue;
+        }
+        // An odd number of trailing backslashes continues the line.
+        while line.chars().rev().take_while(|&c| c == '\\').count() % 2 == 1 {
+            line.pop();
+            match lines.next() {
+                Some(next) => line.push_str(next.trim_start()),
+                None => break,
+            }
+        }
+        let mut chars = line.chars().peekable();
+        // The key ends at an unescaped '=', ':' or blank.
+        let mut escaped = false;
+        for c in chars.by_ref() {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '=' || c == ':' || c.is_whitespace() {
+                break;
+            }
+        }
+        while chars.peek().is_some_and(|c| c.is_whitespace()) {
+            chars.next();
+        }
+        if chars.peek().is_some_and(|&c| c == '=' || c == ':') {
+            chars.next();
+            while chars.peek().is_some_and(|c| c.is_whitespace()) {
+                chars.next();
+            }
+        }
+        let mut value = String::new();
+        while let Some(c) = chars.next() {
+            if c != '\\' {
+                value.push(c);
+                continue;
+            }
+            match chars.next() {
+                Some('t') => value.push('\t'),
+                Some('n') => value.push('\n'),
+                Some('r') => value.push('\r'),
+                Some('f') => value.push('\u{c}'),
+                Some('u') => {
+                    let hex: String = chars.by_ref().take(4).collect();
+                    if let Some(c) = u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                        value.push(c);
+                    }
+                }
+                Some(other) => value.push(other),
+                None => {}
+            }
+        }
+        values.push(value);
+    }
+    values
+}
 
 /// The providers a provider-configuration file names: one binary name per
 /// line, with `#` starting a comment and blanks around names ignored.
@@ -87,6 +164,15 @@ pub fn parse_service_file(text: &str) -> Vec<String> {
 fn service_of(entry: &str) -> Option<&str> {
     let name = entry.strip_prefix("META-INF/services/")?;
     (!name.is_empty() && !name.contains('/')).then_some(name)
+}
+
+/// The kind of resource file a path inside a jar or class directory is,
+/// if it is one that names classes.
+fn resource_kind(entry: &str) -> Option<ResourceKind> {
+    if let Some(service) = service_of(entry) {
+        return Some(ResourceKind::Services(service.to_string()));
+    }
+    (entry.ends_with(".properties") && !entry.ends_with('/')).then_some(ResourceKind::Properties)
 }
 
 /// One entry of the class path.
@@ -114,8 +200,9 @@ pub struct ReadClassPath {
     pub classes: Vec<ClassBytes>,
     /// What could not be read.
     pub problems: Vec<LoadProblem>,
-    /// The provider-configuration files of jars and class directories.
-    pub services: Vec<ServiceFile>,
+    /// The resource files of jars and class directories that name
+    /// classes.
+    pub resources: Vec<ResourceFile>,
 }
 
 impl ClassPath {
@@ -141,24 +228,25 @@ impl ClassPath {
     /// size of the class path. Unreadable entries become
     /// [`LoadProblem`]s; only a missing entry given by the user is an
     /// error, reported as a problem too so the caller decides. Returns the
-    /// provider-configuration files (`META-INF/services/*`) read.
+    /// resource files (`META-INF/services/*`, `*.properties`) of jars and
+    /// class directories.
     pub fn read_batches(
         &self,
         batch: &mut dyn FnMut(Vec<ClassBytes>),
         problems: &mut Vec<LoadProblem>,
-    ) -> Vec<ServiceFile> {
+    ) -> Vec<ResourceFile> {
         let mut r = Reader {
             pending: Vec::new(),
             pending_bytes: 0,
             batch,
             problems,
-            services: Vec::new(),
+            resources: Vec::new(),
         };
         for e in &self.entries {
             r.entry(&e.path, e.is_library);
         }
         r.flush();
-        r.services
+        r.resources
     }
 
     /// Reads every class file of every entry at once (for small class
@@ -167,7 +255,7 @@ impl ClassPath {
     pub fn read(&self) -> ReadClassPath {
         let mut out = ReadClassPath::default();
         let mut classes = Vec::new();
-        out.services = self.read_batches(&mut |b| classes.extend(b), &mut out.problems);
+        out.resources = self.read_batches(&mut |b| classes.extend(b), &mut out.problems);
         out.classes = classes;
         out
     }
@@ -190,7 +278,7 @@ struct Reader<'a> {
     pending_bytes: usize,
     batch: &'a mut dyn FnMut(Vec<ClassBytes>),
     problems: &'a mut Vec<LoadProblem>,
-    services: Vec<ServiceFile>,
+    resources: Vec<ResourceFile>,
 }
 
 impl Reader<'_> {
@@ -228,8 +316,28 @@ impl Reader<'_> {
             if let Ok(real) = path.canonicalize() {
                 seen.insert(real);
             }
-            self.collect_class_files(path, &mut seen, &mut files);
-            self.directory_services(path);
+            let mut resources = Vec::new();
+            self.collect_class_files(path, &mut seen, &mut files, &mut resources);
+            resources.sort();
+            for f in resources {
+                let entry = f
+                    .strip_prefix(path)
+                    .unwrap_or(&f)
+                    .to_string_lossy()
+                    .into_owned();
+                let Some(kind) = resource_kind(&entry) else {
+                    continue;
+                };
+                let read = fs::File::open(&f).and_then(|file| {
+                    let mut text = Vec::new();
+                    file.take(MAX_RESOURCE_BYTES).read_to_end(&mut text)?;
+                    Ok(text)
+                });
+                match read {
+                    Ok(text) => self.resource(f.display().to_string(), kind, &text),
+                    Err(e) => self.problem(&f, None, format!("cannot read: {e}")),
+                }
+            }
             files.sort();
             for f in files {
                 match read_class_file(&f) {
@@ -292,6 +400,7 @@ impl Reader<'_> {
         dir: &Path,
         seen: &mut HashSet<PathBuf>,
         files: &mut Vec<PathBuf>,
+        resources: &mut Vec<PathBuf>,
     ) {
         let rd = match fs::read_dir(dir) {
             Ok(rd) => rd,
@@ -322,42 +431,29 @@ impl Reader<'_> {
                     );
                     continue;
                 }
-                self.collect_class_files(&p, seen, files);
+                self.collect_class_files(&p, seen, files, resources);
             } else if p.extension().is_some_and(|x| x == "class") {
                 files.push(p);
+            } else if p.extension().is_some_and(|x| x == "properties")
+                || p.parent().is_some_and(|d| d.ends_with("META-INF/services"))
+            {
+                resources.push(p);
             }
         }
     }
 
-    /// The provider-configuration files of a class directory.
-    fn directory_services(&mut self, dir: &Path) {
-        let services = dir.join("META-INF/services");
-        let Ok(rd) = fs::read_dir(&services) else {
-            return;
+    /// Records a resource file read from `location`.
+    fn resource(&mut self, location: String, kind: ResourceKind, text: &[u8]) {
+        let text = String::from_utf8_lossy(text);
+        let names = match kind {
+            ResourceKind::Services(_) => parse_service_file(&text),
+            ResourceKind::Properties => parse_properties_values(&text),
         };
-        let mut files: Vec<_> = rd.flatten().map(|e| e.path()).collect();
-        files.sort();
-        for f in files {
-            let Some(service) = f.file_name().and_then(|n| n.to_str()).map(str::to_string) else {
-                continue;
-            };
-            if !f.is_file() {
-                continue;
-            }
-            let read = fs::File::open(&f).and_then(|file| {
-                let mut text = Vec::new();
-                file.take(MAX_SERVICE_FILE_BYTES).read_to_end(&mut text)?;
-                Ok(text)
-            });
-            match read {
-                Ok(text) => self.services.push(ServiceFile {
-                    location: f.display().to_string(),
-                    service,
-                    providers: parse_service_file(&String::from_utf8_lossy(&text)),
-                }),
-                Err(e) => self.problem(&f, None, format!("cannot read: {e}")),
-            }
-        }
+        self.resources.push(ResourceFile {
+            location,
+            kind,
+            names,
+        });
     }
 
     fn zip(&mut self, path: &Path, data: &[u8], prefix: Option<&str>, is_library: bool) {
@@ -409,31 +505,27 @@ fn read_class_file(path: &Path) -> Result<Vec<u8>, String> {
     read_class_bytes(&mut f, size)
 }
 
-/// Reads the provider-configuration file at index `i` of a jar.
-fn read_service_entry(
+/// Reads the resource file at index `i` of a jar.
+fn read_resource_entry(
     r: &mut Reader,
     archive: &mut zip::ZipArchive<Cursor<&[u8]>>,
     i: usize,
     path: &Path,
     name: String,
-    service: String,
+    kind: ResourceKind,
 ) {
     let read = archive
         .by_index(i)
         .map_err(|e| e.to_string())
         .and_then(|f| {
             let mut text = Vec::new();
-            f.take(MAX_SERVICE_FILE_BYTES)
+            f.take(MAX_RESOURCE_BYTES)
                 .read_to_end(&mut text)
                 .map_err(|e| e.to_string())?;
             Ok(text)
         });
     match read {
-        Ok(text) => r.services.push(ServiceFile {
-            location: format!("{}!{name}", path.display()),
-            service,
-            providers: parse_service_file(&String::from_utf8_lossy(&text)),
-        }),
+        Ok(text) => r.resource(format!("{}!{name}", path.display()), kind, &text),
         Err(e) => r.problem(path, Some(name), format!("cannot read: {e}")),
     }
 }
@@ -450,9 +542,8 @@ fn read_zip(r: &mut Reader, path: &Path, data: &[u8], prefix: Option<&str>, is_l
         let name = archive
             .name_for_index(i)
             .map_or_else(|| format!("#{i}"), str::to_string);
-        if let Some(service) = service_of(&name).filter(|_| prefix.is_none()) {
-            let service = service.to_string();
-            read_service_entry(r, &mut archive, i, path, name, service);
+        if let Some(kind) = resource_kind(&name).filter(|_| prefix.is_none()) {
+            read_resource_entry(r, &mut archive, i, path, name, kind);
             continue;
         }
         if !name.ends_with(".class") || name.ends_with('/') {
@@ -509,5 +600,23 @@ mod tests {
         assert_eq!(service_of("META-INF/services/"), None);
         assert_eq!(service_of("META-INF/services/x/y"), None);
         assert_eq!(service_of("a/META-INF/services/S"), None);
+    }
+
+    #[test]
+    fn properties_values_follow_properties_load() {
+        let text = "# tasks\n! also a comment\necho=a.b.Echo\n  copy : a.b.Copy\nzip a.b.\\\n   Zip\nkey\\=x=v\\u0041\\t\nempty\n";
+        assert_eq!(
+            parse_properties_values(text),
+            ["a.b.Echo", "a.b.Copy", "a.b.Zip", "vA\t", ""]
+        );
+        assert_eq!(
+            resource_kind("a/b/defaults.properties"),
+            Some(ResourceKind::Properties)
+        );
+        assert_eq!(
+            resource_kind("META-INF/services/a.S"),
+            Some(ResourceKind::Services("a.S".into()))
+        );
+        assert_eq!(resource_kind("a/B.class"), None);
     }
 }

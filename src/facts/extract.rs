@@ -75,6 +75,7 @@ pub enum R {
     UnknownClassObject,
     ArrayObject,
     ServiceProvider,
+    PropertyClass,
     Iref,
     StringFlow,
     ReflectionApi,
@@ -178,6 +179,8 @@ pub struct FactsBuilder {
     pub(super) class_heaps: FxHashMap<u32, u32>,
     /// The input string object, once a call needs it.
     input_heap: Option<u32>,
+    /// The object of `Properties.getProperty`'s values, once made.
+    property_heap: Option<u32>,
     /// The merged object of each exception type, by type (`None`: not an
     /// exception type).
     pub(super) exception_heaps: FxHashMap<u32, Option<u32>>,
@@ -233,6 +236,7 @@ impl FactsBuilder {
             string_heaps: FxHashMap::default(),
             class_heaps: FxHashMap::default(),
             input_heap: None,
+            property_heap: None,
             exception_heaps: FxHashMap::default(),
             vars: vec![(u32::MAX, "<global>".into())],
             sites: Vec::new(),
@@ -475,12 +479,38 @@ impl FactsBuilder {
         h
     }
 
+    /// The one object of the values `Properties.getProperty` returns: input
+    /// too, kept apart so that `queries/models/resources.dl` can give it
+    /// the values of the class path's properties files.
+    fn property_heap(&mut self) -> u32 {
+        if let Some(h) = self.property_heap {
+            return h;
+        }
+        let h = self.new_heap(None, "<property value>".into(), "java.lang.String");
+        self.property_heap = Some(h);
+        h
+    }
+
     /// Records the providers declared for a service (`serviceProvider`).
     pub fn add_service_providers(&mut self, service: &str, providers: &[String]) {
         let s = self.types.intern(service);
         for p in providers {
             let p = self.types.intern(p);
             self.add(R::ServiceProvider, &[s, p]);
+        }
+    }
+
+    /// Records the classes of the class path that the values of its
+    /// properties files name (`propertyClass`): values that are not a
+    /// class are dropped.
+    pub fn add_property_classes(&mut self, names: &[String]) {
+        let mut seen = std::collections::HashSet::new();
+        for n in names {
+            let n = n.trim();
+            if self.hierarchy.get(n).is_some() && seen.insert(n) {
+                let t = self.types.intern(n);
+                self.add(R::PropertyClass, &[t]);
+            }
         }
     }
 
@@ -787,8 +817,13 @@ impl FactsBuilder {
             if super::reflection_api::is_class_by_name(signature) {
                 self.add(R::ModelledResult, &[i]);
             } else if let Some(default) = super::reflection_api::string_input(signature) {
+                let property = super::reflection_api::is_property_value(signature);
                 self.add(R::ModelledResult, &[i]);
-                let h = self.input_heap();
+                let h = if property {
+                    self.property_heap()
+                } else {
+                    self.input_heap()
+                };
                 self.add(R::VP0, &[g(r), h]);
                 if let Some(Some(d)) = default.map(|k| inv.args.get(k).copied().flatten()) {
                     self.add(R::A, &[g(r), g(d)]);

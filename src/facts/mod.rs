@@ -94,7 +94,14 @@ pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> Program
         },
         &mut problems,
     );
-    services.extend(files.into_iter().map(|f| (f.service, f.providers)));
+    // The values of properties files (see `propertyClass`).
+    let mut property_values: Vec<String> = Vec::new();
+    for f in files {
+        match f.kind {
+            crate::classpath::ResourceKind::Services(service) => services.push((service, f.names)),
+            crate::classpath::ResourceKind::Properties => property_values.extend(f.names),
+        }
+    }
     problems.extend(bad);
     let classes = without_circular_classes(classes, &mut problems);
     let mut b = FactsBuilder::new();
@@ -151,6 +158,7 @@ pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> Program
     for (service, providers) in &services {
         b.add_service_providers(service, providers);
     }
+    b.add_property_classes(&property_values);
     b.finish();
     ProgramFacts {
         builder: b,

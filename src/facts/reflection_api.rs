@@ -125,6 +125,13 @@ pub const STRING_SOURCES: &[&str] = &[
     "<javax.servlet.ServletRequest: java.lang.String getParameter(java.lang.String)>",
 ];
 
+/// Whether `signature` is `Properties.getProperty`, whose values the
+/// analysis keeps apart from other input (see
+/// `queries/models/resources.dl`).
+pub fn is_property_value(signature: &str) -> bool {
+    signature.starts_with("<java.util.Properties: java.lang.String getProperty(")
+}
+
 /// Whether `signature` looks a class up by name ([`CLASS_BY_NAME`]): its
 /// result is the classes the reflection rules find (the paper's
 /// Assumption 2), not what the class loader's code returns.

@@ -348,6 +348,11 @@ pub const RELATIONS: &[RelationSchema] = &[
         "a provider a META-INF/services file or a module's `provides` declares for a service"
     ),
     rel!(
+        "propertyClass",
+        [("type", "T")],
+        "a class that a value of a .properties file of the class path's jars and directories names"
+    ),
+    rel!(
         "Iref",
         [("invoke", "I"), ("method", "M")],
         "the method a call site names (resolved, before dispatch)"

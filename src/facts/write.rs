@@ -321,6 +321,7 @@ pub fn schema_matches_enum() -> bool {
         UnknownClassObject,
         ArrayObject,
         ServiceProvider,
+        PropertyClass,
         Iref,
         StringFlow,
         ReflectionApi,
