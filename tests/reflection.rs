@@ -46,6 +46,7 @@ const IDIOMS: &[&str] = &[
     "TypedFields",
     "NewArrays",
     "Lookups",
+    "StaticInit",
 ];
 
 /// The idioms that read the arrays of `getDeclaredMethods()` and

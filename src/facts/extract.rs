@@ -76,6 +76,7 @@ pub enum R {
     ArrayObject,
     ServiceProvider,
     PropertyClass,
+    StaticField,
     Iref,
     StringFlow,
     ReflectionApi,
@@ -559,6 +560,10 @@ impl FactsBuilder {
             self.new_var(m, &vi.name, &vi.ty);
         }
         let g = |v: u32| base + v;
+        for field in &ir.static_fields {
+            let f = self.field_ref(field);
+            self.add(R::StaticField, &[m, f]);
+        }
         for (k, p) in ir.params.iter().enumerate() {
             if let Some(p) = p {
                 self.add(R::Formal, &[m, k as u32, g(*p)]);

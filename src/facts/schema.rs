@@ -353,6 +353,11 @@ pub const RELATIONS: &[RelationSchema] = &[
         "a class that a value of a .properties file of the class path's jars and directories names"
     ),
     rel!(
+        "staticField",
+        [("method", "M"), ("field", "F")],
+        "the method reads or writes the static field (getstatic, putstatic; any type)"
+    ),
+    rel!(
         "Iref",
         [("invoke", "I"), ("method", "M")],
         "the method a call site names (resolved, before dispatch)"

@@ -1092,6 +1092,9 @@ impl Translator<'_> {
         let Some((ty, "")) = field_type(&field.desc) else {
             return self.fail(insn, format!("bad field descriptor {:?}", field.desc));
         };
+        if self.emit && matches!(insn.op, op::GETSTATIC | op::PUTSTATIC) {
+            self.ir.static_fields.push(field.clone());
+        }
         let pop = |st: &mut State| {
             st.stack.pop().ok_or(LowerError {
                 bci: insn.pc,

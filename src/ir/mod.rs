@@ -365,6 +365,10 @@ pub struct MethodIr {
     /// The loads from parameters' fields that are all the method returns
     /// (see [`parameter_fields`]); the body keeps them.
     pub param_loads: Vec<parameter_fields::ParamLoad>,
+    /// The static fields the method reads or writes (`getstatic`,
+    /// `putstatic`), of any type: the first such access initialises the
+    /// class that declares the field (JLS 12.4.1).
+    pub static_fields: Vec<MemberRef>,
 }
 
 impl MethodIr {
