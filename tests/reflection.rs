@@ -153,7 +153,8 @@ fn calls_on_member_arrays_are_unresolved_without_member_arrays() {
         refract(&["export", "targets", &db]),
         "caller_class\tcaller_method\tcaller_desc\tbci\tline\tapi\ttarget\n\
          DeclaredMethods\tmain\t([Ljava/lang/String;)V\t2\t6\tClass.forName\tr.Lower\n\
-         DeclaredMethods\tmain\t([Ljava/lang/String;)V\t7\t7\tClass.newInstance\tr.Lower\n"
+         DeclaredMethods\tmain\t([Ljava/lang/String;)V\t7\t7\tClass.newInstance\tr.Lower\n\
+         DeclaredMethods\tmain\t([Ljava/lang/String;)V\t12\t8\tClass.getDeclaredMethods\tr.Lower\n"
     );
     let report = refract(&["report", &db]);
     assert!(
@@ -203,6 +204,7 @@ fn report_counts_sites_call_graph_and_specification_points() {
          Class.get*Method              0      0      0      0\n\
          Class.get*Field               0      0      0      0\n\
          Class.get*Constructor         0      0      0      0\n\
+         Class.get*s (arrays)          0      0      0      0\n\
          Array.newInstance             0      0      0      0\n\
          \n\
          call graph: 3 classes, 10 methods\n\

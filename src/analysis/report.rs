@@ -26,6 +26,17 @@ const ROWS: &[(&str, &[&str])] = &[
         "Class.get*Constructor",
         &["Class.getConstructor", "Class.getDeclaredConstructor"],
     ),
+    (
+        "Class.get*s (arrays)",
+        &[
+            "Class.getMethods",
+            "Class.getDeclaredMethods",
+            "Class.getFields",
+            "Class.getDeclaredFields",
+            "Class.getConstructors",
+            "Class.getDeclaredConstructors",
+        ],
+    ),
     ("Array.newInstance", &["Array.newInstance"]),
 ];
 

@@ -25,6 +25,12 @@ pub const APIS: &[(&str, &str, &str)] = &[
     ("Class.getDeclaredConstructor", "constructorLookupAt", "M"),
     ("Class.getField", "fieldLookupAt", "F"),
     ("Class.getDeclaredField", "fieldLookupAt", "F"),
+    ("Class.getMethods", "memberArrayLookup", "T"),
+    ("Class.getDeclaredMethods", "memberArrayLookup", "T"),
+    ("Class.getFields", "memberArrayLookup", "T"),
+    ("Class.getDeclaredFields", "memberArrayLookup", "T"),
+    ("Class.getConstructors", "memberArrayLookup", "T"),
+    ("Class.getDeclaredConstructors", "memberArrayLookup", "T"),
     ("Array.newInstance", "arrayNewInstance", "T"),
 ];
 

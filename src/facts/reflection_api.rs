@@ -219,6 +219,12 @@ pub const LABELS: &[(&str, &str)] = &[
     ("Class.getDeclaredField", GET_FIELD[1].0),
     ("Class.getConstructor", GET_CONSTRUCTOR[0].0),
     ("Class.getDeclaredConstructor", GET_CONSTRUCTOR[1].0),
+    ("Class.getMethods", GET_METHODS[0].0),
+    ("Class.getDeclaredMethods", GET_METHODS[1].0),
+    ("Class.getFields", GET_FIELDS[0].0),
+    ("Class.getDeclaredFields", GET_FIELDS[1].0),
+    ("Class.getConstructors", GET_CONSTRUCTORS[0].0),
+    ("Class.getDeclaredConstructors", GET_CONSTRUCTORS[1].0),
     ("Array.newInstance", ARRAY_NEW_INSTANCE[0]),
     ("Array.newInstance", ARRAY_NEW_INSTANCE[1]),
 ];
