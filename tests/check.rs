@@ -18,6 +18,20 @@ fn refract(args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// The reflection fixtures analysed with these main classes, without
+/// the JDK, into `db`.
+fn analyze(mains: &[&str], db: &Path) {
+    let o = Command::new(env!("CARGO_BIN_EXE_refract"))
+        .arg("analyze")
+        .arg(root().join("fixtures/classes/reflection"))
+        .args(mains.iter().flat_map(|m| ["--main", m]))
+        .args(["--jdk", "none", "-q", "-o"])
+        .arg(db)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
 /// Invoke and SpecInput analysed together, once for all tests (built
 /// under a lock; each test reads it only).
 fn db() -> &'static PathBuf {
@@ -25,23 +39,7 @@ fn db() -> &'static PathBuf {
     &DB.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("chk.db");
-        let o = Command::new(env!("CARGO_BIN_EXE_refract"))
-            .arg("analyze")
-            .arg(root().join("fixtures/classes/reflection"))
-            .args([
-                "--main",
-                "Invoke",
-                "--main",
-                "SpecInput",
-                "--jdk",
-                "none",
-                "-q",
-                "-o",
-            ])
-            .arg(&db)
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        analyze(&["Invoke", "SpecInput"], &db);
         (dir, db)
     })
     .1
@@ -189,22 +187,7 @@ fn traces_are_specifications() {
 fn the_api_models_find_every_application_edge_of_their_traced_fixtures() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("apis.db");
-    let o = Command::new(env!("CARGO_BIN_EXE_refract"))
-        .arg("analyze")
-        .arg(root().join("fixtures/classes/reflection"))
-        .args([
-            "--main",
-            "TypedFields",
-            "--main",
-            "NewArrays",
-            "--main",
-            "Lookups",
-        ])
-        .args(["--jdk", "none", "-q", "-o"])
-        .arg(&db)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    analyze(&["TypedFields", "NewArrays", "Lookups"], &db);
     let o = refract(&[
         "check",
         &db.display().to_string(),

@@ -34,12 +34,6 @@ pub const APIS: &[(&str, &str, &str)] = &[
     ("Array.newInstance", "arrayNewInstance", "T"),
 ];
 
-/// The API label of a reflective method signature (see
-/// [`api::LABELS`]).
-pub fn api_label(sig: &str) -> Option<&'static str> {
-    api::label_of(sig)
-}
-
 /// One resolved target of a site: an element of the API's target domain
 /// and, for a lookup by name, the class it was looked up on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -110,7 +104,7 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
     // Reflective API methods by M element.
     let mut api_of: BTreeMap<u64, &'static str> = BTreeMap::new();
     for sig in api::all_signatures() {
-        if let (Some(label), Some(m)) = (api_label(sig), db.id("M", sig)) {
+        if let (Some(label), Some(m)) = (api::label_of(sig), db.id("M", sig)) {
             api_of.insert(m, label);
         }
     }

@@ -328,12 +328,7 @@ impl Reader<'_> {
                 let Some(kind) = resource_kind(&entry) else {
                     continue;
                 };
-                let read = fs::File::open(&f).and_then(|file| {
-                    let mut text = Vec::new();
-                    file.take(MAX_RESOURCE_BYTES).read_to_end(&mut text)?;
-                    Ok(text)
-                });
-                match read {
+                match fs::File::open(&f).and_then(read_resource) {
                     Ok(text) => self.resource(f.display().to_string(), kind, &text),
                     Err(e) => self.problem(&f, None, format!("cannot read: {e}")),
                 }
@@ -505,6 +500,13 @@ fn read_class_file(path: &Path) -> Result<Vec<u8>, String> {
     read_class_bytes(&mut f, size)
 }
 
+/// A resource file's bytes, at most [`MAX_RESOURCE_BYTES`] of them.
+fn read_resource(r: impl Read) -> std::io::Result<Vec<u8>> {
+    let mut text = Vec::new();
+    r.take(MAX_RESOURCE_BYTES).read_to_end(&mut text)?;
+    Ok(text)
+}
+
 /// Reads the resource file at index `i` of a jar.
 fn read_resource_entry(
     r: &mut Reader,
@@ -517,13 +519,7 @@ fn read_resource_entry(
     let read = archive
         .by_index(i)
         .map_err(|e| e.to_string())
-        .and_then(|f| {
-            let mut text = Vec::new();
-            f.take(MAX_RESOURCE_BYTES)
-                .read_to_end(&mut text)
-                .map_err(|e| e.to_string())?;
-            Ok(text)
-        });
+        .and_then(|f| read_resource(f).map_err(|e| e.to_string()));
     match read {
         Ok(text) => r.resource(format!("{}!{name}", path.display()), kind, &text),
         Err(e) => r.problem(path, Some(name), format!("cannot read: {e}")),
