@@ -179,21 +179,22 @@ fn traces_are_specifications() {
     }
 }
 
-/// The models of typed field accessors, `Array.newInstance` and member
-/// lookups find every application edge of their fixtures' real runs
+/// The models of typed field accessors, `Array.newInstance`, member
+/// lookups and dynamic proxies find every application edge of their fixtures' real runs
 /// (traced by reftrace against JDK 17; the JDK's own rows are not in the
 /// class path of a `--jdk none` database).
 #[test]
 fn the_api_models_find_every_application_edge_of_their_traced_fixtures() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("apis.db");
-    analyze(&["TypedFields", "NewArrays", "Lookups"], &db);
+    analyze(&["TypedFields", "NewArrays", "Lookups", "Proxies"], &db);
     let o = refract(&[
         "check",
         &db.display().to_string(),
         "tests/data/traces/TypedFields.tsv",
         "tests/data/traces/NewArrays.tsv",
         "tests/data/traces/Lookups.tsv",
+        "tests/data/traces/Proxies.tsv",
         "--format",
         "tsv",
     ]);
@@ -229,6 +230,14 @@ fn the_api_models_find_every_application_edge_of_their_traced_fixtures() {
         ("Field.get", "r.Counter.count", "found"),
         ("Field.set", "r.Counter.count", "found"),
         ("Field.get", "r.Counter.count", "found"),
+        ("Proxy.newProxyInstance", "Proxies$Counter", "found"),
+        ("Proxy.newProxyInstance", "Proxies$Greeter", "found"),
+        ("Method.invoke", "Proxies$Counter.count()I", "found"),
+        (
+            "Method.invoke",
+            "Proxies$Greeter.greet(Ljava/lang/String;)Ljava/lang/String;",
+            "found",
+        ),
     ];
     got.sort();
     let mut want = want.to_vec();

@@ -47,6 +47,7 @@ const IDIOMS: &[&str] = &[
     "NewArrays",
     "Lookups",
     "StaticInit",
+    "Proxies",
 ];
 
 /// The idioms that read the arrays of `getDeclaredMethods()` and
@@ -206,6 +207,7 @@ fn report_counts_sites_call_graph_and_specification_points() {
          Class.get*Constructor         0      0      0      0\n\
          Class.get*s (arrays)          0      0      0      0\n\
          Array.newInstance             0      0      0      0\n\
+         Proxy.newProxyInstance        0      0      0      0\n\
          \n\
          call graph: 3 classes, 10 methods\n\
          specification points: 2\n"
@@ -258,6 +260,61 @@ fn a_returned_parameter_reaches_the_call_not_the_return_variable() {
             " <r.Upper: java.lang.String version(java.lang.String)> | 0",
             "1 tuple",
             "0 tuples",
+            " h",
+            "-------------------",
+            " <string constant>",
+            "1 tuple",
+        ]
+    );
+}
+
+/// A call on a dynamic proxy runs its handler's `invoke`, with the
+/// handler as `this`, the Method object of the interface method called
+/// and the call's arguments in the argument array; the handler's
+/// `Method.invoke` then forwards to the target, which receives them.
+#[test]
+fn calls_on_a_dynamic_proxy_run_the_handler_with_the_call_and_its_arguments() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("proxies.db");
+    let spec = empty_spec(dir.path());
+    analyze("Proxies", "points-to", &spec, &db);
+    let invoke = "<Proxies$Forward: java.lang.Object invoke(java.lang.Object,java.lang.reflect.Method,java.lang.Object[])>";
+    let out = query(
+        dir.path(),
+        &db,
+        &format!(
+            "proxyEdge(m, t) :- mI(m, i, _), IEr(i, t).\n\
+             proxyEdge(m, t)?\n\
+             vP(\"{invoke}/this\", h)?\n\
+             vP(\"{invoke}/p0\", h)?\n\
+             vP(\"{invoke}/p1\", h)?\n\
+             vP(\"<Proxies$Impl: java.lang.String greet(java.lang.String)>/p0\", h)?\n"
+        ),
+    );
+    let lines: Vec<&str> = out.lines().map(str::trim_end).collect();
+    assert_eq!(
+        lines,
+        [
+            " m                                                                                                        | t",
+            "----------------------------------------------------------------------------------------------------------+----------------------------------------------------------------------------------------------------------",
+            " <Proxies$Forward: java.lang.Object invoke(java.lang.Object,java.lang.reflect.Method,java.lang.Object[])> | <Proxies$Impl: java.lang.String greet(java.lang.String)>",
+            " <Proxies$Forward: java.lang.Object invoke(java.lang.Object,java.lang.reflect.Method,java.lang.Object[])> | <Proxies$Impl: int count()>",
+            " <Proxies: void main(java.lang.String[])>                                                                 | <Proxies$Forward: java.lang.Object invoke(java.lang.Object,java.lang.reflect.Method,java.lang.Object[])>",
+            "3 tuples",
+            " h",
+            "----------------------------------------------------------------------",
+            " <Proxies: void main(java.lang.String[])>[19@L44] new Proxies$Forward",
+            "1 tuple",
+            " h",
+            "-------------------------",
+            " <proxy Proxies$Counter>",
+            " <proxy Proxies$Greeter>",
+            "2 tuples",
+            " h",
+            "--------------------------------------------------------------------------",
+            " <reflective <Proxies$Counter: int count()>>",
+            " <reflective <Proxies$Greeter: java.lang.String greet(java.lang.String)>>",
+            "2 tuples",
             " h",
             "-------------------",
             " <string constant>",

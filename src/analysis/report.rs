@@ -38,6 +38,7 @@ const ROWS: &[(&str, &[&str])] = &[
         ],
     ),
     ("Array.newInstance", &["Array.newInstance"]),
+    ("Proxy.newProxyInstance", &["Proxy.newProxyInstance"]),
 ];
 
 /// Counts of sites: (total, fully, partially, unresolved).

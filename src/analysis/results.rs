@@ -32,6 +32,7 @@ pub const APIS: &[(&str, &str, &str)] = &[
     ("Class.getConstructors", "memberArrayLookup", "T"),
     ("Class.getDeclaredConstructors", "memberArrayLookup", "T"),
     ("Array.newInstance", "arrayNewInstance", "T"),
+    ("Proxy.newProxyInstance", "proxyInterfaces", "T"),
 ];
 
 /// One resolved target of a site: an element of the API's target domain

@@ -90,7 +90,7 @@ const SPEC: &str = include_str!("../../queries/reflection-spec.dl");
 const MEMBER_ARRAYS: &str = include_str!("../../queries/reflection-member-arrays.dl");
 /// The models of the JDK's reflective APIs beyond the paper's
 /// (`queries/models/`), in every variant that resolves reflection.
-const MODELS: [(&str, &str); 4] = [
+const MODELS: [(&str, &str); 5] = [
     (
         "models/field-accessors.dl",
         include_str!("../../queries/models/field-accessors.dl"),
@@ -106,6 +106,10 @@ const MODELS: [(&str, &str); 4] = [
     (
         "models/resources.dl",
         include_str!("../../queries/models/resources.dl"),
+    ),
+    (
+        "models/proxies.dl",
+        include_str!("../../queries/models/proxies.dl"),
     ),
 ];
 

@@ -74,6 +74,8 @@ pub enum R {
     ReflectiveArray,
     UnknownClassObject,
     ArrayObject,
+    ProxyObject,
+    ProxyArguments,
     ServiceProvider,
     PropertyClass,
     StaticField,
@@ -1261,6 +1263,7 @@ impl FactsBuilder {
                 continue;
             };
             let concrete = node.is_concrete();
+            let interface = node.is_interface();
             let methods: Vec<u32> = node
                 .methods
                 .iter()
@@ -1272,6 +1275,17 @@ impl FactsBuilder {
                 let h = self.new_heap(None, format!("<reflective new {c}>"), c);
                 let t = self.types.intern(c);
                 self.add(R::ReflectiveObject, &[h, t]);
+            }
+            // A dynamic proxy (`Proxy.newProxyInstance`) of an interface,
+            // typed as the interface, and the Object[] in which its calls
+            // pass their arguments to the handler (see
+            // queries/models/proxies.dl).
+            if interface {
+                let t = self.types.intern(c);
+                let p = self.new_heap(None, format!("<proxy {c}>"), c);
+                self.add(R::ProxyObject, &[p, t]);
+                let a = self.new_heap(None, format!("<proxy arguments {c}>"), "java.lang.Object[]");
+                self.add(R::ProxyArguments, &[a, t]);
             }
             for m in methods {
                 let name = self.methods.name(m).to_string();

@@ -198,6 +198,8 @@ pub const ARRAY_NEW_INSTANCE: &[&str] = &[
     "<java.lang.reflect.Array: java.lang.Object newInstance(java.lang.Class,int)>",
     "<java.lang.reflect.Array: java.lang.Object newInstance(java.lang.Class,int[])>",
 ];
+/// `Proxy.newProxyInstance(ClassLoader, Class[], InvocationHandler)`.
+pub const PROXY_NEW_INSTANCE: &str = "<java.lang.reflect.Proxy: java.lang.Object newProxyInstance(java.lang.ClassLoader,java.lang.Class[],java.lang.reflect.InvocationHandler)>";
 /// Methods of `java.lang.Class` that the models of `queries/models/`
 /// give results (the JVM fills in what their code reads).
 pub const CLASS_MODELS: &[&str] = &[
@@ -227,6 +229,7 @@ pub const LABELS: &[(&str, &str)] = &[
     ("Class.getDeclaredConstructors", GET_CONSTRUCTORS[1].0),
     ("Array.newInstance", ARRAY_NEW_INSTANCE[0]),
     ("Array.newInstance", ARRAY_NEW_INSTANCE[1]),
+    ("Proxy.newProxyInstance", PROXY_NEW_INSTANCE),
 ];
 
 /// The API label of a reported reflective method.
@@ -273,6 +276,7 @@ pub fn all_signatures() -> Vec<&'static str> {
     v.extend(FIELD_TYPED_GETS);
     v.extend(FIELD_TYPED_SETS);
     v.extend(ARRAY_NEW_INSTANCE);
+    v.push(PROXY_NEW_INSTANCE);
     v.extend(CLASS_MODELS);
     v.extend(STRING_SOURCES);
     v

@@ -343,6 +343,16 @@ pub const RELATIONS: &[RelationSchema] = &[
         "the array of an array type that Array.newInstance yields"
     ),
     rel!(
+        "proxyObject",
+        [("heap", "H"), ("type", "T")],
+        "the dynamic proxy of an interface that Proxy.newProxyInstance yields, typed as the interface"
+    ),
+    rel!(
+        "proxyArguments",
+        [("heap", "H"), ("type", "T")],
+        "the Object[] in which a call on the proxy of an interface passes its arguments to the handler"
+    ),
+    rel!(
         "serviceProvider",
         [("service", "T"), ("provider", "T")],
         "a provider a META-INF/services file or a module's `provides` declares for a service"

@@ -320,6 +320,8 @@ pub fn schema_matches_enum() -> bool {
         ReflectiveArray,
         UnknownClassObject,
         ArrayObject,
+        ProxyObject,
+        ProxyArguments,
         ServiceProvider,
         PropertyClass,
         StaticField,
