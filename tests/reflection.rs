@@ -48,6 +48,7 @@ const IDIOMS: &[&str] = &[
     "Lookups",
     "StaticInit",
     "Proxies",
+    "Handles",
 ];
 
 /// The idioms that read the arrays of `getDeclaredMethods()` and
@@ -208,6 +209,8 @@ fn report_counts_sites_call_graph_and_specification_points() {
          Class.get*s (arrays)          0      0      0      0\n\
          Array.newInstance             0      0      0      0\n\
          Proxy.newProxyInstance        0      0      0      0\n\
+         Lookup.find*/unreflect*       0      0      0      0\n\
+         MethodHandle.invoke*          0      0      0      0\n\
          \n\
          call graph: 3 classes, 10 methods\n\
          specification points: 2\n"
@@ -318,6 +321,55 @@ fn calls_on_a_dynamic_proxy_run_the_handler_with_the_call_and_its_arguments() {
             " h",
             "-------------------",
             " <string constant>",
+            "1 tuple",
+        ]
+    );
+}
+
+/// A method handle's call passes its arguments to the target found by
+/// the lookup: the constructor gets the name and runs on a new object,
+/// a virtual handle dispatches on its first argument (a `Loud` runs
+/// `Loud.greet`), and a static one gets the string the virtual call
+/// returned.
+#[test]
+fn method_handle_calls_pass_their_arguments_to_the_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("handles.db");
+    let spec = empty_spec(dir.path());
+    analyze("Handles", "points-to", &spec, &db);
+    let out = query(
+        dir.path(),
+        &db,
+        "vP(\"<Handles$Greeter: void <init>(java.lang.String)>/this\", h)?\n\
+         vP(\"<Handles$Greeter: java.lang.String greet(java.lang.String)>/this\", h)?\n\
+         vP(\"<Handles$Loud: java.lang.String greet(java.lang.String)>/this\", h)?\n\
+         vP(\"<Handles$Greeter: java.lang.String shout(java.lang.String)>/p0\", h)?\n\
+         vP(\"<Handles: void main(java.lang.String[])>/l3@25\", h)?\n",
+    );
+    let lines: Vec<&str> = out.lines().map(str::trim_end).collect();
+    assert_eq!(
+        lines,
+        [
+            " h",
+            "--------------------------------------------------------------------",
+            " <Handles: void main(java.lang.String[])>[107@L52] new Handles$Loud",
+            " <reflective new Handles$Greeter>",
+            "2 tuples",
+            " h",
+            "----------------------------------",
+            " <reflective new Handles$Greeter>",
+            "1 tuple",
+            " h",
+            "--------------------------------------------------------------------",
+            " <Handles: void main(java.lang.String[])>[107@L52] new Handles$Loud",
+            "1 tuple",
+            " h",
+            "---------------------------------------------------------------------------",
+            " <Handles$Greeter: java.lang.String greet(java.lang.String)>[5@L20] concat",
+            "1 tuple",
+            " h",
+            "----------------------------------",
+            " <reflective new Handles$Greeter>",
             "1 tuple",
         ]
     );

@@ -39,6 +39,22 @@ const ROWS: &[(&str, &[&str])] = &[
     ),
     ("Array.newInstance", &["Array.newInstance"]),
     ("Proxy.newProxyInstance", &["Proxy.newProxyInstance"]),
+    (
+        "Lookup.find*/unreflect*",
+        &[
+            "MethodHandles.Lookup.findVirtual",
+            "MethodHandles.Lookup.findStatic",
+            "MethodHandles.Lookup.findSpecial",
+            "MethodHandles.Lookup.findConstructor",
+            "MethodHandles.Lookup.unreflect",
+            "MethodHandles.Lookup.unreflectSpecial",
+            "MethodHandles.Lookup.unreflectConstructor",
+        ],
+    ),
+    (
+        "MethodHandle.invoke*",
+        &["MethodHandle.invoke", "MethodHandle.invokeExact"],
+    ),
 ];
 
 /// Counts of sites: (total, fully, partially, unresolved).

@@ -33,6 +33,19 @@ pub const APIS: &[(&str, &str, &str)] = &[
     ("Class.getDeclaredConstructors", "memberArrayLookup", "T"),
     ("Array.newInstance", "arrayNewInstance", "T"),
     ("Proxy.newProxyInstance", "proxyInterfaces", "T"),
+    ("MethodHandles.Lookup.findVirtual", "handleLookup", "M"),
+    ("MethodHandles.Lookup.findStatic", "handleLookup", "M"),
+    ("MethodHandles.Lookup.findSpecial", "handleLookup", "M"),
+    ("MethodHandles.Lookup.findConstructor", "handleLookup", "M"),
+    ("MethodHandles.Lookup.unreflect", "handleLookup", "M"),
+    ("MethodHandles.Lookup.unreflectSpecial", "handleLookup", "M"),
+    (
+        "MethodHandles.Lookup.unreflectConstructor",
+        "handleLookup",
+        "M",
+    ),
+    ("MethodHandle.invoke", "handleCall", "M"),
+    ("MethodHandle.invokeExact", "handleCall", "M"),
 ];
 
 /// One resolved target of a site: an element of the API's target domain

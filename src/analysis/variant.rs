@@ -90,7 +90,7 @@ const SPEC: &str = include_str!("../../queries/reflection-spec.dl");
 const MEMBER_ARRAYS: &str = include_str!("../../queries/reflection-member-arrays.dl");
 /// The models of the JDK's reflective APIs beyond the paper's
 /// (`queries/models/`), in every variant that resolves reflection.
-const MODELS: [(&str, &str); 5] = [
+const MODELS: [(&str, &str); 6] = [
     (
         "models/field-accessors.dl",
         include_str!("../../queries/models/field-accessors.dl"),
@@ -110,6 +110,10 @@ const MODELS: [(&str, &str); 5] = [
     (
         "models/proxies.dl",
         include_str!("../../queries/models/proxies.dl"),
+    ),
+    (
+        "models/method-handles.dl",
+        include_str!("../../queries/models/method-handles.dl"),
     ),
 ];
 

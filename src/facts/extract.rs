@@ -76,6 +76,7 @@ pub enum R {
     ArrayObject,
     ProxyObject,
     ProxyArguments,
+    HandleObject,
     ServiceProvider,
     PropertyClass,
     StaticField,
@@ -532,6 +533,13 @@ impl FactsBuilder {
     fn method_ref(&mut self, r: &MemberRef) -> Option<(u32, MethodDesc, bool)> {
         let desc = method_desc(&r.desc)?;
         let resolved = self.hierarchy.resolve_method(&r.class, &r.name, &r.desc);
+        // A signature-polymorphic call names the method the JVM links it
+        // to, whatever its descriptor (the descriptor still gives the
+        // site's arguments and result).
+        if let Some(sig) = super::reflection_api::signature_polymorphic(&r.class, &r.name) {
+            let id = self.methods.intern(sig);
+            return Some((id, desc, self.hierarchy.get(&r.class).is_some()));
+        }
         let id = match resolved {
             Some(id) => id,
             None => {
@@ -1349,6 +1357,10 @@ impl FactsBuilder {
             .iter()
             .filter_map(|x| self.methods.get(x.1))
             .collect();
+        let handle_lookups: Vec<u32> = api::HANDLE_LOOKUPS
+            .iter()
+            .filter_map(|x| self.methods.get(x.1))
+            .collect();
         for i in 0..self.sites.len() as u32 {
             let target = self.sites[i as usize].target;
             if let Some((_, ty)) = array_targets.iter().find(|(m, _)| *m == target) {
@@ -1362,6 +1374,14 @@ impl FactsBuilder {
                     "java.lang.Class",
                 );
                 self.add(R::UnknownClassObject, &[i, h]);
+            }
+            if handle_lookups.contains(&target) {
+                let h = self.new_heap(
+                    None,
+                    format!("{} method handle", self.site_name(i)),
+                    "java.lang.invoke.MethodHandle",
+                );
+                self.add(R::HandleObject, &[i, h]);
             }
         }
     }

@@ -200,6 +200,49 @@ pub const ARRAY_NEW_INSTANCE: &[&str] = &[
 ];
 /// `Proxy.newProxyInstance(ClassLoader, Class[], InvocationHandler)`.
 pub const PROXY_NEW_INSTANCE: &str = "<java.lang.reflect.Proxy: java.lang.Object newProxyInstance(java.lang.ClassLoader,java.lang.Class[],java.lang.reflect.InvocationHandler)>";
+/// The `java.lang.invoke.MethodHandles.Lookup` methods that find a
+/// method handle, with their API labels (see
+/// `queries/models/method-handles.dl`).
+pub const HANDLE_LOOKUPS: &[(&str, &str)] = &[
+    ("MethodHandles.Lookup.findVirtual", "<java.lang.invoke.MethodHandles$Lookup: java.lang.invoke.MethodHandle findVirtual(java.lang.Class,java.lang.String,java.lang.invoke.MethodType)>"),
+    ("MethodHandles.Lookup.findStatic", "<java.lang.invoke.MethodHandles$Lookup: java.lang.invoke.MethodHandle findStatic(java.lang.Class,java.lang.String,java.lang.invoke.MethodType)>"),
+    ("MethodHandles.Lookup.findSpecial", "<java.lang.invoke.MethodHandles$Lookup: java.lang.invoke.MethodHandle findSpecial(java.lang.Class,java.lang.String,java.lang.invoke.MethodType,java.lang.Class)>"),
+    ("MethodHandles.Lookup.findConstructor", "<java.lang.invoke.MethodHandles$Lookup: java.lang.invoke.MethodHandle findConstructor(java.lang.Class,java.lang.invoke.MethodType)>"),
+    ("MethodHandles.Lookup.unreflect", "<java.lang.invoke.MethodHandles$Lookup: java.lang.invoke.MethodHandle unreflect(java.lang.reflect.Method)>"),
+    ("MethodHandles.Lookup.unreflectSpecial", "<java.lang.invoke.MethodHandles$Lookup: java.lang.invoke.MethodHandle unreflectSpecial(java.lang.reflect.Method,java.lang.Class)>"),
+    ("MethodHandles.Lookup.unreflectConstructor", "<java.lang.invoke.MethodHandles$Lookup: java.lang.invoke.MethodHandle unreflectConstructor(java.lang.reflect.Constructor)>"),
+];
+/// The signature-polymorphic invokers of `java.lang.invoke.MethodHandle`,
+/// with their labels, as the JVM resolves any call of them (JVMS 2.9.3):
+/// to the one native varargs method that the class declares, whatever
+/// descriptor the call site gives.
+pub const HANDLE_INVOKES: &[(&str, &str)] = &[
+    (
+        "MethodHandle.invoke",
+        "<java.lang.invoke.MethodHandle: java.lang.Object invoke(java.lang.Object[])>",
+    ),
+    (
+        "MethodHandle.invokeExact",
+        "<java.lang.invoke.MethodHandle: java.lang.Object invokeExact(java.lang.Object[])>",
+    ),
+];
+/// `MethodHandle.asType(MethodType)`: the same target, adapted.
+pub const HANDLE_AS_TYPE: &str =
+    "<java.lang.invoke.MethodHandle: java.lang.invoke.MethodHandle asType(java.lang.invoke.MethodType)>";
+
+/// The signature a call of `class.name` resolves to when the method is
+/// signature-polymorphic (`MethodHandle.invoke` and `invokeExact`), for
+/// any descriptor the call site spells.
+pub fn signature_polymorphic(class: &str, name: &str) -> Option<&'static str> {
+    if class != "java.lang.invoke.MethodHandle" {
+        return None;
+    }
+    HANDLE_INVOKES
+        .iter()
+        .find(|(label, _)| label.rsplit('.').next() == Some(name))
+        .map(|x| x.1)
+}
+
 /// Methods of `java.lang.Class` that the models of `queries/models/`
 /// give results (the JVM fills in what their code reads).
 pub const CLASS_MODELS: &[&str] = &[
@@ -232,12 +275,20 @@ pub const LABELS: &[(&str, &str)] = &[
     ("Proxy.newProxyInstance", PROXY_NEW_INSTANCE),
 ];
 
-/// The API label of a reported reflective method.
-pub fn label_of(signature: &str) -> Option<&'static str> {
+/// Every label and signature: [`CLASS_BY_NAME`], [`LABELS`] and the
+/// method handles'.
+fn labelled() -> impl Iterator<Item = (&'static str, &'static str)> {
     CLASS_BY_NAME
         .iter()
         .map(|x| (x.0, x.1))
         .chain(LABELS.iter().copied())
+        .chain(HANDLE_LOOKUPS.iter().copied())
+        .chain(HANDLE_INVOKES.iter().copied())
+}
+
+/// The API label of a reported reflective method.
+pub fn label_of(signature: &str) -> Option<&'static str> {
+    labelled()
         .find(|x| x.1 == signature)
         .map(|x| x.0)
         .or_else(|| {
@@ -277,6 +328,9 @@ pub fn all_signatures() -> Vec<&'static str> {
     v.extend(FIELD_TYPED_SETS);
     v.extend(ARRAY_NEW_INSTANCE);
     v.push(PROXY_NEW_INSTANCE);
+    v.extend(HANDLE_LOOKUPS.iter().map(|x| x.1));
+    v.extend(HANDLE_INVOKES.iter().map(|x| x.1));
+    v.push(HANDLE_AS_TYPE);
     v.extend(CLASS_MODELS);
     v.extend(STRING_SOURCES);
     v
@@ -330,6 +384,25 @@ mod tests {
     }
 
     #[test]
+    fn method_handle_invokers_are_signature_polymorphic() {
+        let h = "java.lang.invoke.MethodHandle";
+        assert_eq!(
+            signature_polymorphic(h, "invokeExact"),
+            Some(HANDLE_INVOKES[1].1)
+        );
+        assert_eq!(
+            signature_polymorphic(h, "invoke"),
+            Some(HANDLE_INVOKES[0].1)
+        );
+        assert_eq!(signature_polymorphic(h, "bindTo"), None);
+        assert_eq!(signature_polymorphic("a.MethodHandle", "invoke"), None);
+        assert_eq!(
+            label_of(HANDLE_INVOKES[1].1),
+            Some("MethodHandle.invokeExact")
+        );
+    }
+
+    #[test]
     fn lookups_by_name_are_classes_by_name() {
         for (_, signature, _) in CLASS_BY_NAME {
             assert!(is_class_by_name(signature));
@@ -353,6 +426,7 @@ mod tests {
                     || sig == GET_CLASS
                     || STRING_SOURCES.contains(&sig)
                     || CLASS_MODELS.contains(&sig)
+                    || sig == HANDLE_AS_TYPE
                     || GET_METHODS
                         .iter()
                         .chain(GET_FIELDS)

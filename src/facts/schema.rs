@@ -353,6 +353,11 @@ pub const RELATIONS: &[RelationSchema] = &[
         "the Object[] in which a call on the proxy of an interface passes its arguments to the handler"
     ),
     rel!(
+        "handleObject",
+        [("invoke", "I"), ("heap", "H")],
+        "the MethodHandle a MethodHandles.Lookup find*/unreflect* call returns"
+    ),
+    rel!(
         "serviceProvider",
         [("service", "T"), ("provider", "T")],
         "a provider a META-INF/services file or a module's `provides` declares for a service"

@@ -322,6 +322,7 @@ pub fn schema_matches_enum() -> bool {
         ArrayObject,
         ProxyObject,
         ProxyArguments,
+        HandleObject,
         ServiceProvider,
         PropertyClass,
         StaticField,
