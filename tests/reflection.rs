@@ -260,8 +260,9 @@ fn a_returned_parameter_reaches_the_call_not_the_return_variable() {
         [
             " m                                                     | z",
             "-------------------------------------------------------+---",
+            " <Callbacks$Point: java.lang.Object readResolve()>     | 0",
             " <r.Upper: java.lang.String version(java.lang.String)> | 0",
-            "1 tuple",
+            "2 tuples",
             "0 tuples",
             " h",
             "-------------------",
@@ -371,6 +372,82 @@ fn method_handle_calls_pass_their_arguments_to_the_target() {
             "----------------------------------",
             " <reflective new Handles$Greeter>",
             "1 tuple",
+        ]
+    );
+}
+
+/// The methods the JVM calls without a call site: a shutdown hook's
+/// `run` and an uncaught-exception handler from the calls that register
+/// them, a finalizer once an object of its class exists, and the private
+/// serialization hooks of the class the program writes and reads back,
+/// with the object written as `this` and as what `readObject()` returns.
+#[test]
+fn jvm_callbacks_are_reached_from_what_registers_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("callbacks.db");
+    let spec = empty_spec(dir.path());
+    analyze("Callbacks", "points-to", &spec, &db);
+    let main = "<Callbacks: void main(java.lang.String[])>";
+    let out = query(
+        dir.path(),
+        &db,
+        &format!(
+            "ctor(m) :- constructor(_, m).\n\
+             callback(m) :- reach(m), declaresMethod(t, m), t != \"Callbacks\", !ctor(m), applicationMethod(m).\n\
+             callback(m)?\n\
+             IEr(i, m)?\n\
+             vP(\"<Callbacks$Point: void readObject(java.io.ObjectInputStream)>/this\", h)?\n\
+             vP(\"{main}/l4@89\", h)?\n\
+             vP(\"<Callbacks$Resource: void finalize()>/this\", h)?\n"
+        ),
+    );
+    let lines: Vec<&str> = out.lines().map(str::trim_end).collect();
+    let hook = format!(
+        "{main}[10@L53] invokevirtual <java.lang.Runtime: void addShutdownHook(java.lang.Thread)>"
+    );
+    let handler = format!("{main}[20@L54] invokestatic <java.lang.Thread: void setDefaultUncaughtExceptionHandler(java.lang.Thread$UncaughtExceptionHandler)>");
+    let point = format!(" {main}[49@L58] new Callbacks$Point");
+    assert_eq!(
+        lines[..9],
+        [
+            " m",
+            "-----------------------------------------------------------------------------------",
+            " <Callbacks$Handler: void uncaughtException(java.lang.Thread,java.lang.Throwable)>",
+            " <Callbacks$Hook: void run()>",
+            " <Callbacks$Point: void writeObject(java.io.ObjectOutputStream)>",
+            " <Callbacks$Point: void readObject(java.io.ObjectInputStream)>",
+            " <Callbacks$Point: java.lang.Object readResolve()>",
+            " <Callbacks$Resource: void finalize()>",
+            "6 tuples",
+        ]
+    );
+    let edges: Vec<String> = lines[11..13]
+        .iter()
+        .map(|l| {
+            l.split(" | ")
+                .map(str::trim)
+                .collect::<Vec<_>>()
+                .join(" -> ")
+        })
+        .collect();
+    assert_eq!(
+        edges,
+        [
+            format!("{hook} -> <Callbacks$Hook: void run()>"),
+            format!("{handler} -> <Callbacks$Handler: void uncaughtException(java.lang.Thread,java.lang.Throwable)>"),
+        ]
+    );
+    // The object written is `this` of the read hooks and what readObject()
+    // returns; a finalizer runs on the objects of its class.
+    assert_eq!(lines[13], "2 tuples");
+    assert_eq!(lines[16], point);
+    assert_eq!(lines[20], point);
+    assert_eq!(
+        lines[24..],
+        [
+            format!(" {main}[23@L55] new Callbacks$Resource"),
+            " <reflective new Callbacks$Resource>".to_string(),
+            "2 tuples".to_string(),
         ]
     );
 }

@@ -90,7 +90,7 @@ const SPEC: &str = include_str!("../../queries/reflection-spec.dl");
 const MEMBER_ARRAYS: &str = include_str!("../../queries/reflection-member-arrays.dl");
 /// The models of the JDK's reflective APIs beyond the paper's
 /// (`queries/models/`), in every variant that resolves reflection.
-const MODELS: [(&str, &str); 6] = [
+const MODELS: [(&str, &str); 7] = [
     (
         "models/field-accessors.dl",
         include_str!("../../queries/models/field-accessors.dl"),
@@ -114,6 +114,10 @@ const MODELS: [(&str, &str); 6] = [
     (
         "models/method-handles.dl",
         include_str!("../../queries/models/method-handles.dl"),
+    ),
+    (
+        "models/jvm-callbacks.dl",
+        include_str!("../../queries/models/jvm-callbacks.dl"),
     ),
 ];
 
