@@ -353,7 +353,7 @@ fn method_handle_calls_pass_their_arguments_to_the_target() {
         [
             " h",
             "--------------------------------------------------------------------",
-            " <Handles: void main(java.lang.String[])>[107@L52] new Handles$Loud",
+            " <Handles: void main(java.lang.String[])>[107@L53] new Handles$Loud",
             " <reflective new Handles$Greeter>",
             "2 tuples",
             " h",
@@ -362,11 +362,11 @@ fn method_handle_calls_pass_their_arguments_to_the_target() {
             "1 tuple",
             " h",
             "--------------------------------------------------------------------",
-            " <Handles: void main(java.lang.String[])>[107@L52] new Handles$Loud",
+            " <Handles: void main(java.lang.String[])>[107@L53] new Handles$Loud",
             "1 tuple",
             " h",
             "---------------------------------------------------------------------------",
-            " <Handles$Greeter: java.lang.String greet(java.lang.String)>[5@L20] concat",
+            " <Handles$Greeter: java.lang.String greet(java.lang.String)>[5@L21] concat",
             "1 tuple",
             " h",
             "----------------------------------",
@@ -450,6 +450,90 @@ fn jvm_callbacks_are_reached_from_what_registers_them() {
             "2 tuples".to_string(),
         ]
     );
+}
+
+/// The runtime-visible annotations of the class files are facts (not the
+/// CLASS-retention `Hidden`); `getAnnotation` on a class and on a method
+/// returns the proxy of the annotation type asked for, and the JDK's
+/// parser makes the annotations read and those of their types.
+#[test]
+fn get_annotation_returns_the_proxy_of_the_annotation_the_element_carries() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("annotated.db");
+    let spec = empty_spec(dir.path());
+    analyze("Annotated", "points-to", &spec, &db);
+    let main = "<Annotated: void main(java.lang.String[])>";
+    let out = query(
+        dir.path(),
+        &db,
+        &format!(
+            "classAnnotation(t, a)?\n\
+             methodAnnotation(m, a)?\n\
+             parsedAnnotation(a)?\n\
+             vP(\"{main}/l1@10\", h)?\n\
+             vP(\"{main}/l3@44\", h)?\n"
+        ),
+    );
+    let lines: Vec<&str> = out.lines().map(str::trim_end).collect();
+    assert_eq!(
+        lines,
+        [
+            " t                 | a",
+            "-------------------+--------------------------------",
+            " Annotated$Command | java.lang.annotation.Retention",
+            " Annotated$Command | java.lang.annotation.Target",
+            " Annotated$Hello   | Annotated$Plugin",
+            " Annotated$Plugin  | java.lang.annotation.Retention",
+            " Annotated$Plugin  | java.lang.annotation.Target",
+            " Annotated$Hidden  | java.lang.annotation.Retention",
+            "6 tuples",
+            " m                               | a",
+            "---------------------------------+-------------------",
+            " <Annotated$Hello: void greet()> | Annotated$Command",
+            "1 tuple",
+            " a",
+            "--------------------------------",
+            " Annotated$Command",
+            " java.lang.annotation.Retention",
+            " java.lang.annotation.Target",
+            " Annotated$Plugin",
+            "4 tuples",
+            " h",
+            "--------------------------",
+            " <proxy Annotated$Plugin>",
+            "1 tuple",
+            " h",
+            "---------------------------",
+            " <proxy Annotated$Command>",
+            "1 tuple",
+        ]
+    );
+}
+
+/// A lambda made by `altMetafactory` with a marker interface and
+/// `Serializable` implements both: the casts to them keep it, and the
+/// call of `run` on the cast variable reaches the lambda's body.
+#[test]
+fn lambda_marker_interfaces_survive_casts() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("markers.db");
+    let spec = empty_spec(dir.path());
+    analyze("Markers", "points-to", &spec, &db);
+    let main = "<Markers: void main(java.lang.String[])>";
+    let out = query(
+        dir.path(),
+        &db,
+        &format!(
+            "vP(\"{main}/l2@19\", h)?\n\
+             vP(\"{main}/l3@24\", h)?\n\
+             reach(\"<Markers: void lambda$main$d63682a$1()>\")?\n"
+        ),
+    );
+    let lambda = format!(" {main}[0@L11] new Markers$$Lambda$0");
+    let lines: Vec<&str> = out.lines().map(str::trim_end).collect();
+    assert_eq!(lines[2], lambda);
+    assert_eq!(lines[6], lambda);
+    assert_eq!(lines[8], "yes", "{out}");
 }
 
 /// An array holds only objects of its element type: the fixture stores a

@@ -49,6 +49,7 @@ const ROWS: &[(&str, &[&str])] = &[
             "MethodHandles.Lookup.unreflect",
             "MethodHandles.Lookup.unreflectSpecial",
             "MethodHandles.Lookup.unreflectConstructor",
+            "MethodHandles.Lookup.findClass",
         ],
     ),
     (

@@ -14,6 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 pub const APIS: &[(&str, &str, &str)] = &[
     ("Class.forName", "classObjects", "T"),
     ("ClassLoader.loadClass", "classObjects", "T"),
+    ("MethodHandles.Lookup.findClass", "classObjects", "T"),
     ("Class.newInstance", "newInstanceTargets", "T"),
     ("Constructor.newInstance", "ctorCall", "M"),
     ("Method.invoke", "invokeCall", "M"),

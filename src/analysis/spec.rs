@@ -138,7 +138,10 @@ pub fn parse(text: &str, name: &str) -> Result<Vec<SpecEntry>, String> {
         let bci = cols[3].parse().map_err(|_| err("bad bytecode index"))?;
         let class_valued = matches!(
             cols[5],
-            "Class.forName" | "ClassLoader.loadClass" | "Class.newInstance"
+            "Class.forName"
+                | "ClassLoader.loadClass"
+                | "MethodHandles.Lookup.findClass"
+                | "Class.newInstance"
         );
         if !class_valued {
             continue;
@@ -167,7 +170,10 @@ fn from_trace(text: &str, name: &str) -> Result<Vec<SpecEntry>, String> {
     for e in edges {
         let class_valued = matches!(
             e.api.as_str(),
-            "Class.forName" | "ClassLoader.loadClass" | "Class.newInstance"
+            "Class.forName"
+                | "ClassLoader.loadClass"
+                | "MethodHandles.Lookup.findClass"
+                | "Class.newInstance"
         );
         if !class_valued || e.failed {
             continue;

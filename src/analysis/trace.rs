@@ -207,11 +207,11 @@ fn parse_tsv(text: &str, bad: Bad) -> Result<Vec<TracedEdge>, TraceError> {
         }
         let api = normalise_api(api);
         let failed = status_col.is_some_and(|c| f.get(c) == Some(&"fail"));
-        let target = if api == "Class.forName" || api == "ClassLoader.loadClass" {
-            class_name(&target)
-        } else {
-            target
-        };
+        let by_name = matches!(
+            api.as_str(),
+            "Class.forName" | "ClassLoader.loadClass" | "MethodHandles.Lookup.findClass"
+        );
+        let target = if by_name { class_name(&target) } else { target };
         edges.push(TracedEdge {
             caller,
             api,

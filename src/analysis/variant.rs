@@ -90,7 +90,7 @@ const SPEC: &str = include_str!("../../queries/reflection-spec.dl");
 const MEMBER_ARRAYS: &str = include_str!("../../queries/reflection-member-arrays.dl");
 /// The models of the JDK's reflective APIs beyond the paper's
 /// (`queries/models/`), in every variant that resolves reflection.
-const MODELS: [(&str, &str); 7] = [
+const MODELS: [(&str, &str); 8] = [
     (
         "models/field-accessors.dl",
         include_str!("../../queries/models/field-accessors.dl"),
@@ -118,6 +118,10 @@ const MODELS: [(&str, &str); 7] = [
     (
         "models/jvm-callbacks.dl",
         include_str!("../../queries/models/jvm-callbacks.dl"),
+    ),
+    (
+        "models/annotations.dl",
+        include_str!("../../queries/models/annotations.dl"),
     ),
 ];
 

@@ -230,6 +230,8 @@ pub struct MethodDecl {
     pub access: u16,
     /// The body, if the method is neither abstract nor native.
     pub code: Option<Code>,
+    /// The types of its runtime-visible annotations (binary names).
+    pub annotations: Vec<String>,
 }
 
 /// A declared field.
@@ -241,6 +243,8 @@ pub struct FieldDecl {
     pub desc: String,
     /// Access flags.
     pub access: u16,
+    /// The types of its runtime-visible annotations (binary names).
+    pub annotations: Vec<String>,
 }
 
 /// A bootstrap method entry: the method handle and its static arguments
@@ -279,6 +283,19 @@ pub struct ClassInfo {
     /// A module-info's `provides S with P1, P2` clauses: (service,
     /// providers), binary names.
     pub provides: Vec<(String, Vec<String>)>,
+    /// The types of the class's runtime-visible annotations (binary
+    /// names).
+    pub annotations: Vec<String>,
+}
+
+/// The binary names of annotation type descriptors (`Lp/Ann;` is
+/// `p.Ann`); anything that is not a class descriptor is left out.
+fn annotation_names(descriptors: &[String]) -> Vec<String> {
+    descriptors
+        .iter()
+        .filter_map(|d| d.strip_prefix('L')?.strip_suffix(';'))
+        .map(|n| n.replace('/', "."))
+        .collect()
 }
 
 impl ClassInfo {
@@ -291,7 +308,9 @@ impl ClassInfo {
 /// Reads a class file. Unknown and unused attributes are ignored (see
 /// [`sanitize`](super::sanitize)); structural damage is an error.
 pub fn read_class(bytes: &[u8]) -> Result<ClassInfo, ClassError> {
-    let (clean, module) = sanitize_keeping_module(bytes).map_err(|e| ClassError(e.to_string()))?;
+    let (clean, extracted) =
+        sanitize_keeping_module(bytes).map_err(|e| ClassError(e.to_string()))?;
+    let module = extracted.module;
     let cf = jclassfile::class_file::parse(&clean).map_err(|e| ClassError(e.to_string()))?;
     let pool = Pool(cf.constant_pool().clone());
     let access = cf.access_flags().bits();
@@ -331,16 +350,21 @@ pub fn read_class(bytes: &[u8]) -> Result<ClassInfo, ClassError> {
     let fields = cf
         .fields()
         .iter()
-        .map(|f| {
+        .enumerate()
+        .map(|(k, f)| {
             Ok(FieldDecl {
                 name: pool.utf8(f.name_index())?.to_string(),
                 desc: pool.utf8(f.descriptor_index())?.to_string(),
                 access: f.access_flags().bits(),
+                annotations: extracted
+                    .field_annotations
+                    .get(k)
+                    .map_or_else(Vec::new, |a| annotation_names(a)),
             })
         })
         .collect::<Result<_, ClassError>>()?;
     let mut methods = Vec::with_capacity(cf.methods().len());
-    for m in cf.methods() {
+    for (k, m) in cf.methods().iter().enumerate() {
         let mut code = None;
         for a in m.attributes() {
             if let Attribute::Code {
@@ -387,6 +411,10 @@ pub fn read_class(bytes: &[u8]) -> Result<ClassInfo, ClassError> {
             desc: pool.utf8(m.descriptor_index())?.to_string(),
             access: m.access_flags().bits(),
             code,
+            annotations: extracted
+                .method_annotations
+                .get(k)
+                .map_or_else(Vec::new, |a| annotation_names(a)),
         });
     }
     let provides = match &module {
@@ -405,6 +433,7 @@ pub fn read_class(bytes: &[u8]) -> Result<ClassInfo, ClassError> {
         bootstrap,
         pool,
         provides,
+        annotations: annotation_names(&extracted.class_annotations),
     })
 }
 

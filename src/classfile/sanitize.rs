@@ -12,8 +12,9 @@
 //!
 //! Kept: `Code` (with only its `LineNumberTable`), `SourceFile`,
 //! `BootstrapMethods`, `ConstantValue` and `Exceptions`. The body of
-//! module-info's `Module` attribute is handed back beside the copy (see
-//! [`sanitize_keeping_module`]), for [`super::module`] to read.
+//! module-info's `Module` attribute and the types of the
+//! `RuntimeVisibleAnnotations` of the class and its members are handed
+//! back beside the copy (see [`sanitize_keeping_module`]).
 
 use std::fmt;
 
@@ -90,10 +91,31 @@ pub fn sanitize(data: &[u8]) -> Result<Vec<u8>, StructureError> {
     sanitize_keeping_module(data).map(|(clean, _)| clean)
 }
 
-/// [`sanitize`], and the body of the class's `Module` attribute, if it
-/// has one (module-info).
-pub fn sanitize_keeping_module(data: &[u8]) -> Result<(Vec<u8>, Option<Vec<u8>>), StructureError> {
-    let mut module = None;
+/// What the sanitizer reads out of the attributes it drops.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Extracted {
+    /// The body of the class's `Module` attribute (module-info).
+    pub module: Option<Vec<u8>>,
+    /// The type descriptors (`Lp/Ann;`) of the class's
+    /// `RuntimeVisibleAnnotations`.
+    pub class_annotations: Vec<String>,
+    /// Those of each field, in declaration order.
+    pub field_annotations: Vec<Vec<String>>,
+    /// Those of each method, in declaration order.
+    pub method_annotations: Vec<Vec<String>>,
+}
+
+/// What one attribute list yields besides the attributes kept.
+#[derive(Default)]
+struct Found {
+    module: Option<Vec<u8>>,
+    annotations: Vec<String>,
+}
+
+/// [`sanitize`], and what the dropped attributes say that the front end
+/// reads: the `Module` body and the runtime-visible annotation types.
+pub fn sanitize_keeping_module(data: &[u8]) -> Result<(Vec<u8>, Extracted), StructureError> {
+    let mut extracted = Extracted::default();
     let mut r = Reader { data, pos: 0 };
     if r.u32()? != 0xCAFE_BABE {
         return Err(StructureError {
@@ -146,27 +168,100 @@ pub fn sanitize_keeping_module(data: &[u8]) -> Result<(Vec<u8>, Option<Vec<u8>>)
         out.extend_from_slice(&n.to_be_bytes());
         for _ in 0..n {
             out.extend_from_slice(r.bytes(6)?);
-            attributes(&mut r, &utf8, owner, &mut out, &mut None)?;
+            let mut found = Found::default();
+            attributes(&mut r, &utf8, owner, &mut out, &mut found)?;
+            match owner {
+                Owner::Field => extracted.field_annotations.push(found.annotations),
+                _ => extracted.method_annotations.push(found.annotations),
+            }
         }
     }
-    attributes(&mut r, &utf8, Owner::Class, &mut out, &mut module)?;
+    let mut found = Found::default();
+    attributes(&mut r, &utf8, Owner::Class, &mut out, &mut found)?;
+    extracted.module = found.module;
+    extracted.class_annotations = found.annotations;
     if r.pos != data.len() {
         return r.err(format!(
             "{} trailing bytes after the class",
             data.len() - r.pos
         ));
     }
-    Ok((out, module))
+    Ok((out, extracted))
+}
+
+/// The type descriptors of the annotations of a
+/// `RuntimeVisibleAnnotations` body (JVMS §4.7.16). Their element values
+/// are skipped, nested annotations and arrays with an explicit stack, so
+/// that no nesting depth exhausts the call stack. A malformed body yields
+/// no types: the JVM, too, reports it only when the annotations are read
+/// (`AnnotationFormatError`), and the class stays usable.
+fn annotation_types(body: &[u8], utf8: &[Option<&[u8]>]) -> Vec<String> {
+    let mut r = Reader { data: body, pos: 0 };
+    let mut types = Vec::new();
+    let read = (|| -> Result<(), StructureError> {
+        let n = r.u16()?;
+        for _ in 0..n {
+            let t = r.u16()?;
+            if let Some(Some(d)) = utf8.get(t as usize) {
+                types.push(String::from_utf8_lossy(d).into_owned());
+            }
+            skip_element_pairs(&mut r)?;
+        }
+        Ok(())
+    })();
+    if read.is_ok() && r.pos == body.len() {
+        types
+    } else {
+        Vec::new()
+    }
+}
+
+/// Skips the element-value pairs of one annotation, after its type index.
+fn skip_element_pairs(r: &mut Reader<'_>) -> Result<(), StructureError> {
+    // Per open level: the values left to read, and whether each comes
+    // with an element name (an annotation's pairs) or not (an array's).
+    let n = r.u16()?;
+    let mut open: Vec<(u32, bool)> = vec![(u32::from(n), true)];
+    while let Some(level) = open.last_mut() {
+        if level.0 == 0 {
+            open.pop();
+            continue;
+        }
+        level.0 -= 1;
+        if level.1 {
+            r.u16()?;
+        }
+        match r.u8()? {
+            b'B' | b'C' | b'D' | b'F' | b'I' | b'J' | b'S' | b'Z' | b's' | b'c' => {
+                r.u16()?;
+            }
+            b'e' => {
+                r.bytes(4)?;
+            }
+            b'@' => {
+                r.u16()?;
+                let k = r.u16()?;
+                open.push((u32::from(k), true));
+            }
+            b'[' => {
+                let k = r.u16()?;
+                open.push((u32::from(k), false));
+            }
+            t => return r.err(format!("unknown element value tag {t}")),
+        }
+    }
+    Ok(())
 }
 
 /// Copies the attributes of one list that [`keep`] keeps into `out`;
-/// the body of a `Module` attribute goes to `module`.
+/// the body of a `Module` attribute and the types of runtime-visible
+/// annotations go to `found`.
 fn attributes(
     r: &mut Reader<'_>,
     utf8: &[Option<&[u8]>],
     owner: Owner,
     out: &mut Vec<u8>,
-    module: &mut Option<Vec<u8>>,
+    found: &mut Found,
 ) -> Result<(), StructureError> {
     let n = r.u16()?;
     let count_at = out.len();
@@ -187,7 +282,10 @@ fn attributes(
             }
         };
         if owner == Owner::Class && name == b"Module" {
-            *module = Some(body.to_vec());
+            found.module = Some(body.to_vec());
+        }
+        if owner != Owner::Code && name == b"RuntimeVisibleAnnotations" {
+            found.annotations.extend(annotation_types(body, utf8));
         }
         if !keep(owner, name) {
             continue;
@@ -221,9 +319,60 @@ fn code_attribute(body: &[u8], utf8: &[Option<&[u8]>]) -> Result<Vec<u8>, Struct
     let n_handlers = code.u16()?;
     inner.extend_from_slice(&n_handlers.to_be_bytes());
     inner.extend_from_slice(code.bytes(8 * n_handlers as usize)?);
-    attributes(&mut code, utf8, Owner::Code, &mut inner, &mut None)?;
+    attributes(
+        &mut code,
+        utf8,
+        Owner::Code,
+        &mut inner,
+        &mut Found::default(),
+    )?;
     if code.pos != body.len() {
         return code.err("the attribute length does not match its content");
     }
     Ok(inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `RuntimeVisibleAnnotations` body: two annotations, the first with
+    /// an array of nested annotations, an enum and a class value, nested
+    /// 10,000 deep in its last element (no recursion reads it).
+    fn body() -> (Vec<u8>, Vec<Option<&'static [u8]>>) {
+        let utf8: Vec<Option<&[u8]>> = vec![None, Some(b"Lp/A;"), Some(b"Lp/B;"), Some(b"v")];
+        let mut b = vec![0, 2];
+        // @p.A(v = {@p.B, @p.B(v = E.X)}, v = C.class, v = @p.B(v = @p.B(...)))
+        b.extend([0, 1, 0, 3]);
+        b.extend([0, 3, b'[', 0, 2]);
+        b.extend([b'@', 0, 2, 0, 0]);
+        b.extend([b'@', 0, 2, 0, 1, 0, 3, b'e', 0, 3, 0, 3]);
+        b.extend([0, 3, b'c', 0, 3]);
+        b.extend([0, 3]);
+        for _ in 0..10_000 {
+            b.extend([b'@', 0, 2, 0, 1, 0, 3]);
+        }
+        b.extend([b'I', 0, 3]);
+        // @p.B
+        b.extend([0, 2, 0, 0]);
+        (b, utf8)
+    }
+
+    #[test]
+    fn annotation_types_are_read_past_nested_values_without_recursion() {
+        let (b, utf8) = body();
+        assert_eq!(annotation_types(&b, &utf8), ["Lp/A;", "Lp/B;"]);
+    }
+
+    #[test]
+    fn a_malformed_annotation_attribute_yields_no_types() {
+        let (b, utf8) = body();
+        assert!(annotation_types(&b[..b.len() - 1], &utf8).is_empty());
+        let mut bad_tag = b.clone();
+        bad_tag[8] = b'?';
+        assert!(annotation_types(&bad_tag, &utf8).is_empty());
+        let mut trailing = b;
+        trailing.push(0);
+        assert!(annotation_types(&trailing, &utf8).is_empty());
+    }
 }

@@ -77,6 +77,9 @@ pub enum R {
     ProxyObject,
     ProxyArguments,
     HandleObject,
+    ClassAnnotation,
+    MethodAnnotation,
+    FieldAnnotation,
     ServiceProvider,
     PropertyClass,
     StaticField,
@@ -336,6 +339,10 @@ impl FactsBuilder {
             self.stats.classes.0 += 1;
         }
         self.modifiers_of(R::ClassModifier, t, c.access, true, false);
+        for a in &c.annotations {
+            let at = self.types.intern(a);
+            self.add(R::ClassAnnotation, &[t, at]);
+        }
         let mut methods = Vec::with_capacity(c.methods.len());
         for m in &c.methods {
             let Some(desc) = method_desc(&m.desc) else {
@@ -354,6 +361,10 @@ impl FactsBuilder {
             });
             self.add(R::DeclaresMethod, &[t, id]);
             self.add(R::MethodSig, &[id, key]);
+            for a in &m.annotations {
+                let at = self.types.intern(a);
+                self.add(R::MethodAnnotation, &[id, at]);
+            }
             let rt = self.types.intern(&desc.ret);
             self.add(R::MethodRet, &[id, rt]);
             self.add_parameters(id, &desc.params);
@@ -392,6 +403,10 @@ impl FactsBuilder {
                 id,
             });
             self.add(R::DeclaresField, &[t, id]);
+            for a in &f.annotations {
+                let at = self.types.intern(a);
+                self.add(R::FieldAnnotation, &[id, at]);
+            }
             let ft = self.types.intern(&ty);
             self.add(R::FieldType, &[id, ft]);
             self.modifiers_of(R::FieldModifier, id, f.access, false, true);
@@ -720,6 +735,7 @@ impl FactsBuilder {
                     bci,
                     dst,
                     iface,
+                    markers,
                     sam_name,
                     sam_desc,
                     impl_kind,
@@ -735,6 +751,7 @@ impl FactsBuilder {
                         line_of(*bci),
                         g(*dst),
                         iface,
+                        markers,
                         sam_name,
                         sam_desc,
                         *impl_kind,
@@ -864,6 +881,7 @@ impl FactsBuilder {
         line: u32,
         dst: u32,
         iface: &str,
+        markers: &[String],
         sam_name: &str,
         sam_desc: &str,
         impl_kind: u8,
@@ -882,6 +900,10 @@ impl FactsBuilder {
         let it = self.types.intern(iface);
         self.add(R::Subtype, &[lt, object]);
         self.add(R::Subtype, &[lt, it]);
+        for marker in markers {
+            let mt = self.types.intern(marker);
+            self.add(R::Subtype, &[lt, mt]);
+        }
         let flags = access::FINAL | 0x1000;
         self.modifiers_of(R::ClassModifier, lt, flags, true, false);
         // Fields for captured values.
@@ -913,7 +935,9 @@ impl FactsBuilder {
         self.hierarchy.add(ClassNode {
             name: lname.clone(),
             super_name: Some("java.lang.Object".into()),
-            interfaces: vec![iface.to_string()],
+            interfaces: std::iter::once(iface.to_string())
+                .chain(markers.iter().cloned())
+                .collect(),
             access: flags,
             methods: vec![MethodEntry {
                 name: sam_name.to_string(),

@@ -26,6 +26,11 @@ pub const CLASS_BY_NAME: &[(&str, &str, u32)] = &[
         "<java.lang.ClassLoader: java.lang.Class loadClass(java.lang.String,boolean)>",
         1,
     ),
+    (
+        "MethodHandles.Lookup.findClass",
+        "<java.lang.invoke.MethodHandles$Lookup: java.lang.Class findClass(java.lang.String)>",
+        1,
+    ),
 ];
 
 /// `Class.newInstance()`.
@@ -226,6 +231,24 @@ pub const HANDLE_INVOKES: &[(&str, &str)] = &[
         "<java.lang.invoke.MethodHandle: java.lang.Object invokeExact(java.lang.Object[])>",
     ),
 ];
+/// The calls that read the runtime-visible annotations of a class or a
+/// member (see `queries/models/annotations.dl`).
+pub const ANNOTATION_READS: &[&str] = &[
+    "<java.lang.Class: java.lang.annotation.Annotation getAnnotation(java.lang.Class)>",
+    "<java.lang.Class: java.lang.annotation.Annotation getDeclaredAnnotation(java.lang.Class)>",
+    "<java.lang.Class: boolean isAnnotationPresent(java.lang.Class)>",
+    "<java.lang.Class: java.lang.annotation.Annotation[] getAnnotations()>",
+    "<java.lang.Class: java.lang.annotation.Annotation[] getDeclaredAnnotations()>",
+    "<java.lang.reflect.Method: java.lang.annotation.Annotation getAnnotation(java.lang.Class)>",
+    "<java.lang.reflect.Constructor: java.lang.annotation.Annotation getAnnotation(java.lang.Class)>",
+    "<java.lang.reflect.Executable: java.lang.annotation.Annotation[] getDeclaredAnnotations()>",
+    "<java.lang.reflect.Field: java.lang.annotation.Annotation getAnnotation(java.lang.Class)>",
+    "<java.lang.reflect.Field: java.lang.annotation.Annotation[] getDeclaredAnnotations()>",
+    "<java.lang.reflect.AccessibleObject: boolean isAnnotationPresent(java.lang.Class)>",
+    "<java.lang.reflect.AccessibleObject: java.lang.annotation.Annotation getDeclaredAnnotation(java.lang.Class)>",
+    "<java.lang.reflect.AccessibleObject: java.lang.annotation.Annotation[] getAnnotations()>",
+];
+
 /// `MethodHandle.asType(MethodType)`: the same target, adapted.
 pub const HANDLE_AS_TYPE: &str =
     "<java.lang.invoke.MethodHandle: java.lang.invoke.MethodHandle asType(java.lang.invoke.MethodType)>";
@@ -331,6 +354,7 @@ pub fn all_signatures() -> Vec<&'static str> {
     v.extend(HANDLE_LOOKUPS.iter().map(|x| x.1));
     v.extend(HANDLE_INVOKES.iter().map(|x| x.1));
     v.push(HANDLE_AS_TYPE);
+    v.extend(ANNOTATION_READS);
     v.extend(CLASS_MODELS);
     v.extend(STRING_SOURCES);
     v
@@ -427,6 +451,7 @@ mod tests {
                     || STRING_SOURCES.contains(&sig)
                     || CLASS_MODELS.contains(&sig)
                     || sig == HANDLE_AS_TYPE
+                    || ANNOTATION_READS.contains(&sig)
                     || GET_METHODS
                         .iter()
                         .chain(GET_FIELDS)

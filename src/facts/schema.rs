@@ -358,6 +358,21 @@ pub const RELATIONS: &[RelationSchema] = &[
         "the MethodHandle a MethodHandles.Lookup find*/unreflect* call returns"
     ),
     rel!(
+        "classAnnotation",
+        [("type", "T"), ("annotation", "T")],
+        "the class carries a runtime-visible annotation of that type"
+    ),
+    rel!(
+        "methodAnnotation",
+        [("method", "M"), ("annotation", "T")],
+        "the method carries a runtime-visible annotation of that type"
+    ),
+    rel!(
+        "fieldAnnotation",
+        [("field", "F"), ("annotation", "T")],
+        "the field carries a runtime-visible annotation of that type"
+    ),
+    rel!(
         "serviceProvider",
         [("service", "T"), ("provider", "T")],
         "a provider a META-INF/services file or a module's `provides` declares for a service"

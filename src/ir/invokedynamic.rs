@@ -93,10 +93,32 @@ pub fn translate(
             let Constant::MethodHandle(impl_kind, implementation) = static_arg(1)? else {
                 return Err("lambda: second bootstrap argument is not a method handle".into());
             };
+            // altMetafactory(..., flags, [markerCount, markers...], ...):
+            // FLAG_SERIALIZABLE (1) makes the lambda Serializable, and
+            // FLAG_MARKERS (2) adds the marker interfaces listed
+            // (`(Runnable & Marker) () -> ...`), which casts then admit.
+            let mut markers = Vec::new();
+            if handle.name == "altMetafactory" {
+                if let Ok(Constant::Int(flags)) = static_arg(3) {
+                    if flags & 1 != 0 {
+                        markers.push("java.io.Serializable".to_string());
+                    }
+                    if flags & 2 != 0 {
+                        if let Ok(Constant::Int(count)) = static_arg(4) {
+                            for k in 0..count.max(0) as usize {
+                                if let Ok(Constant::Class(t)) = static_arg(5 + k) {
+                                    markers.push(t);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
             Ok(Stmt::Lambda {
                 bci,
                 dst,
                 iface: desc.ret.clone(),
+                markers,
                 sam_name: name.to_string(),
                 sam_desc,
                 impl_kind,

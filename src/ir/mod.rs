@@ -252,6 +252,9 @@ pub enum Stmt {
         dst: Var,
         /// The functional interface.
         iface: String,
+        /// The other interfaces the lambda implements (`altMetafactory`'s
+        /// markers, `java.io.Serializable`).
+        markers: Vec<String>,
         /// Its method's name.
         sam_name: String,
         /// Its method's erased descriptor.
