@@ -547,7 +547,6 @@ impl FactsBuilder {
 
     fn method_ref(&mut self, r: &MemberRef) -> Option<(u32, MethodDesc, bool)> {
         let desc = method_desc(&r.desc)?;
-        let resolved = self.hierarchy.resolve_method(&r.class, &r.name, &r.desc);
         // A signature-polymorphic call names the method the JVM links it
         // to, whatever its descriptor (the descriptor still gives the
         // site's arguments and result).
@@ -555,6 +554,7 @@ impl FactsBuilder {
             let id = self.methods.intern(sig);
             return Some((id, desc, self.hierarchy.get(&r.class).is_some()));
         }
+        let resolved = self.hierarchy.resolve_method(&r.class, &r.name, &r.desc);
         let id = match resolved {
             Some(id) => id,
             None => {
