@@ -187,7 +187,16 @@ fn traces_are_specifications() {
 fn the_api_models_find_every_application_edge_of_their_traced_fixtures() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("apis.db");
-    analyze(&["TypedFields", "NewArrays", "Lookups", "Proxies"], &db);
+    analyze(
+        &[
+            "TypedFields",
+            "NewArrays",
+            "Lookups",
+            "Proxies",
+            "ServiceFiles",
+        ],
+        &db,
+    );
     let o = refract(&[
         "check",
         &db.display().to_string(),
@@ -195,6 +204,7 @@ fn the_api_models_find_every_application_edge_of_their_traced_fixtures() {
         "tests/data/traces/NewArrays.tsv",
         "tests/data/traces/Lookups.tsv",
         "tests/data/traces/Proxies.tsv",
+        "tests/data/traces/ServiceFiles.tsv",
         "--format",
         "tsv",
     ]);
@@ -238,6 +248,12 @@ fn the_api_models_find_every_application_edge_of_their_traced_fixtures() {
             "Proxies$Greeter.greet(Ljava/lang/String;)Ljava/lang/String;",
             "found",
         ),
+        ("ClassLoader.loadClass", "r.Lower", "found"),
+        ("ClassLoader.loadClass", "r.Upper", "found"),
+        ("Class.getDeclaredConstructor", "r.Lower.<init>", "found"),
+        ("Class.getDeclaredConstructor", "r.Upper.<init>", "found"),
+        ("Constructor.newInstance", "r.Lower.<init>()V", "found"),
+        ("Constructor.newInstance", "r.Upper.<init>()V", "found"),
     ];
     got.sort();
     let mut want = want.to_vec();

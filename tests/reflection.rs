@@ -49,6 +49,7 @@ const IDIOMS: &[&str] = &[
     "StaticInit",
     "Proxies",
     "Handles",
+    "ServiceFiles",
 ];
 
 /// The idioms that read the arrays of `getDeclaredMethods()` and
@@ -961,5 +962,37 @@ fn service_loader_in_java_base_instantiates_the_declared_providers() {
             .count(),
         2,
         "{calls}"
+    );
+}
+
+/// A program that reads META-INF/services/r.Plugin itself
+/// (`ServiceFiles`): the class path's provider lines reach its
+/// `loadClass`, through `readLine`, `substring` and `trim` on a reader
+/// built over `URL.openStream()`, while the name it reads from standard
+/// input stays input: its `Class.forName` is unresolved, with the
+/// `readLine` as its specification point.
+#[test]
+fn lines_of_resource_files_name_classes_but_standard_input_does_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("files.db");
+    let spec = empty_spec(dir.path());
+    analyze("ServiceFiles", "points-to", &spec, &db);
+    let db = db.display().to_string();
+    let report = refract(&["report", &db]);
+    assert!(
+        report.contains("Class.forName                 1      0      0      1\n"),
+        "{report}"
+    );
+    assert!(
+        report.contains("ClassLoader.loadClass         1      0      1      0\n"),
+        "{report}"
+    );
+    let points = refract(&["export", "specpoints", &db]);
+    assert!(
+        points.starts_with(
+            "<ServiceFiles: void main(java.lang.String[])>[29@L46] invokevirtual <java.io.BufferedReader: java.lang.String readLine()>\t\
+             <ServiceFiles: void main(java.lang.String[])>[44@L48] invokestatic <java.lang.Class: java.lang.Class forName(java.lang.String)>\t"
+        ),
+        "{points}"
     );
 }

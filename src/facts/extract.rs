@@ -82,6 +82,9 @@ pub enum R {
     FieldAnnotation,
     ServiceProvider,
     PropertyClass,
+    ResourceLineClass,
+    ResourceStream,
+    ResourceLine,
     StaticField,
     Iref,
     StringFlow,
@@ -517,6 +520,25 @@ impl FactsBuilder {
             let p = self.types.intern(p);
             self.add(R::ServiceProvider, &[s, p]);
         }
+    }
+
+    /// Records the classes of the class path that the lines of its
+    /// provider-configuration files name (`resourceLineClass`), and makes
+    /// the two objects that stand for a resource's stream and its lines
+    /// (`resourceStream`, `resourceLine`): the model of a program that
+    /// reads these files itself (`queries/models/resources.dl`).
+    pub fn add_resource_lines(&mut self, names: &[String]) {
+        let mut seen = std::collections::HashSet::new();
+        for n in names {
+            if self.hierarchy.get(n).is_some() && seen.insert(n) {
+                let t = self.types.intern(n);
+                self.add(R::ResourceLineClass, &[t]);
+            }
+        }
+        let stream = self.new_heap(None, "<resource stream>".into(), "java.io.InputStream");
+        self.add(R::ResourceStream, &[stream]);
+        let line = self.new_heap(None, "<resource line>".into(), "java.lang.String");
+        self.add(R::ResourceLine, &[line]);
     }
 
     /// Records the classes of the class path that the values of its

@@ -96,9 +96,15 @@ pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> Program
     );
     // The values of properties files (see `propertyClass`).
     let mut property_values: Vec<String> = Vec::new();
+    // The lines of the class path's provider-configuration files (see
+    // `resourceLineClass`).
+    let mut resource_lines: Vec<String> = Vec::new();
     for f in files {
         match f.kind {
-            crate::classpath::ResourceKind::Services(service) => services.push((service, f.names)),
+            crate::classpath::ResourceKind::Services(service) => {
+                resource_lines.extend(f.names.iter().cloned());
+                services.push((service, f.names))
+            }
             crate::classpath::ResourceKind::Properties => property_values.extend(f.names),
         }
     }
@@ -159,6 +165,7 @@ pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> Program
         b.add_service_providers(service, providers);
     }
     b.add_property_classes(&property_values);
+    b.add_resource_lines(&resource_lines);
     b.finish();
     ProgramFacts {
         builder: b,

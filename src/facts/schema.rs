@@ -383,6 +383,21 @@ pub const RELATIONS: &[RelationSchema] = &[
         "a class that a value of a .properties file of the class path's jars and directories names"
     ),
     rel!(
+        "resourceLineClass",
+        [("type", "T")],
+        "a class that a line of a META-INF/services file of the class path's jars and directories names"
+    ),
+    rel!(
+        "resourceStream",
+        [("heap", "H")],
+        "the object of the streams that read the class path's resources (see queries/models/resources.dl)"
+    ),
+    rel!(
+        "resourceLine",
+        [("heap", "H")],
+        "the object of the lines read from the class path's resources (see queries/models/resources.dl)"
+    ),
+    rel!(
         "staticField",
         [("method", "M"), ("field", "F")],
         "the method reads or writes the static field (getstatic, putstatic; any type)"
