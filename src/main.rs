@@ -110,7 +110,7 @@ enum Command {
     /// variant but none.
     ///
     /// Examples:
-    ///   refract analyze fixtures/classes/reflection --main Demo -o demo.db
+    ///   refract analyze fixtures/classes/reflection --main Invoke --jdk none -o demo.db
     ///   refract analyze app.jar --roots library --reflection casts -o app.db
     ///   refract analyze app.jar --main app.Main --reflection sound --spec app.spec -o app.db
     ///   refract analyze app.jar --main app.Main --member-arrays -o app.db
@@ -156,7 +156,7 @@ enum Command {
     /// Query a database interactively.
     ///
     /// Type Datalog: declarations `R (x:V)`, rules `R(x) :- vP(x, _).`
-    /// (solved incrementally) and queries `vP(v, "new java.lang.Object")?`,
+    /// (solved incrementally) and queries `vP(v, "<class r.Upper>")?`,
     /// answered as tables. `.help` lists the commands (.relations, .schema R,
     /// .count R, .rules, .load FILE, .save R, .export R FILE, .limit N,
     /// .timing on|off, .quit). Tab completes commands, relations and, inside

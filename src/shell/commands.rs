@@ -68,7 +68,7 @@ impl Shell {
         let io = |e: std::io::Error| e.to_string();
         match cmd {
             Command::Help => {
-                writeln!(out, "Datalog: declarations `R (x:V, y:H)`, rules `R(x, y) :- vP(x, y).`, queries `vP(x, \"new Foo\")?`").map_err(io)?;
+                writeln!(out, "Datalog: declarations `R (x:V, y:H)`, rules `R(x, y) :- vP(x, y).`, queries `vP(x, \"<class r.Upper>\")?`").map_err(io)?;
                 for (c, doc) in COMMANDS {
                     writeln!(out, "  {c:<42} {doc}").map_err(io)?;
                 }
