@@ -2,9 +2,10 @@
 //! "The language", run by `refract run` over small maps and inputs, and
 //! the shell session of "The database and its shell" on `SpecInput`.
 
-use std::io::Write;
+mod common;
+
+use common::refract_in;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -36,27 +37,9 @@ fn block_after(text: &str, after: &str) -> String {
 /// Runs refract in `dir` with `input` on stdin; returns stdout, after
 /// asserting success.
 fn refract(dir: &Path, args: &[&str], input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_refract"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "refract {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    let run = refract_in(dir, args, input);
+    assert_eq!(run.code, 0, "refract {args:?}: {}", run.stderr);
+    run.stdout
 }
 
 #[test]

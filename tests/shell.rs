@@ -3,6 +3,9 @@
 //! and damaged databases. Expected outputs are exact; the longer ones are
 //! in `tests/expected/shell/`.
 
+mod common;
+
+use common::{refract_in, Run};
 use refract::database::{Database, DatabaseError};
 use refract::session::{Output, Session};
 use std::io::Write;
@@ -14,38 +17,8 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-struct Run {
-    stdout: String,
-    stderr: String,
-    code: i32,
-}
-
 fn refract_with_input(args: &[&str], input: &str) -> Run {
     refract_in(root(), args, input)
-}
-
-/// Runs refract in `dir` with `input` on stdin.
-fn refract_in(dir: &Path, args: &[&str], input: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_refract"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    Run {
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-        code: out.status.code().unwrap_or(-1),
-    }
 }
 
 fn refract(args: &[&str]) -> Run {

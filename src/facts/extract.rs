@@ -528,13 +528,7 @@ impl FactsBuilder {
     /// (`resourceStream`, `resourceLine`): the model of a program that
     /// reads these files itself (`queries/models/resources.dl`).
     pub fn add_resource_lines(&mut self, names: &[String]) {
-        let mut seen = std::collections::HashSet::new();
-        for n in names {
-            if self.hierarchy.get(n).is_some() && seen.insert(n) {
-                let t = self.types.intern(n);
-                self.add(R::ResourceLineClass, &[t]);
-            }
-        }
+        self.add_named_classes(R::ResourceLineClass, names);
         let stream = self.new_heap(None, "<resource stream>".into(), "java.io.InputStream");
         self.add(R::ResourceStream, &[stream]);
         let line = self.new_heap(None, "<resource line>".into(), "java.lang.String");
@@ -545,12 +539,19 @@ impl FactsBuilder {
     /// properties files name (`propertyClass`): values that are not a
     /// class are dropped.
     pub fn add_property_classes(&mut self, names: &[String]) {
+        self.add_named_classes(R::PropertyClass, names);
+    }
+
+    /// Adds to the unary relation `rel` each class of the class path that
+    /// one of `names` (blanks trimmed) names, once; other names are
+    /// dropped.
+    fn add_named_classes(&mut self, rel: R, names: &[String]) {
         let mut seen = std::collections::HashSet::new();
         for n in names {
             let n = n.trim();
             if self.hierarchy.get(n).is_some() && seen.insert(n) {
                 let t = self.types.intern(n);
-                self.add(R::PropertyClass, &[t]);
+                self.add(rel, &[t]);
             }
         }
     }

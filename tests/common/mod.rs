@@ -6,7 +6,9 @@ pub mod naive;
 use refract::datalog::parser::parse_str;
 use refract::datalog::resolve::resolve;
 use refract::datalog::solver::Solver;
+use std::io::Write;
 use std::path::Path;
+use std::process::{Command, Stdio};
 
 /// Parses, checks and solves program text; panics on any error.
 pub fn solve_text(text: &str) -> Solver {
@@ -49,5 +51,36 @@ pub fn copy_tree(from: &Path, to: &Path) {
         } else {
             std::fs::copy(&p, dest).unwrap();
         }
+    }
+}
+
+/// What a run of the refract binary printed, and its exit code.
+pub struct Run {
+    pub stdout: String,
+    pub stderr: String,
+    pub code: i32,
+}
+
+/// Runs the refract binary in `dir` with `input` on stdin.
+pub fn refract_in(dir: &Path, args: &[&str], input: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_refract"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    Run {
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+        code: out.status.code().unwrap_or(-1),
     }
 }
