@@ -105,6 +105,8 @@ enum Command {
     ///   points-to  class names from the strings that reach the call
     ///   casts      points-to, plus casts of newInstance results
     ///   sound      points-to, plus a specification file (--spec)
+    ///   infer      casts, plus names built by concatenation and members
+    ///              inferred where they are used (beyond the paper)
     ///
     /// --member-arrays adds SOLAR's model of getMethods() and the like to any
     /// variant but none.

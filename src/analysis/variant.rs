@@ -18,16 +18,20 @@ pub enum Variant {
     Casts,
     /// Points-to, plus a user specification.
     Sound,
+    /// Casts, plus inference: computed names, and placeholder members
+    /// resolved where they are used (`queries/reflection-infer.dl`).
+    Infer,
 }
 
 impl Variant {
-    /// Every variant, in the paper's column order.
-    pub const ALL: [Variant; 5] = [
+    /// Every variant: the paper's, in its column order, then `infer`.
+    pub const ALL: [Variant; 6] = [
         Variant::None,
         Variant::Local,
         Variant::PointsTo,
         Variant::Casts,
         Variant::Sound,
+        Variant::Infer,
     ];
 
     /// The name used on the command line and in reports.
@@ -38,6 +42,7 @@ impl Variant {
             Variant::PointsTo => "points-to",
             Variant::Casts => "casts",
             Variant::Sound => "sound",
+            Variant::Infer => "infer",
         }
     }
 
@@ -67,12 +72,26 @@ impl Variant {
                 ("reflection-strings.dl", STRINGS),
                 ("reflection-spec.dl", SPEC),
             ]),
+            Variant::Infer => files.extend([
+                ("reflection.dl", REFLECTION),
+                ("reflection-strings.dl", STRINGS),
+                ("reflection-casts.dl", CASTS),
+            ]),
         }
-        if spec && matches!(self, Variant::Local | Variant::PointsTo | Variant::Casts) {
+        if spec
+            && matches!(
+                self,
+                Variant::Local | Variant::PointsTo | Variant::Casts | Variant::Infer
+            )
+        {
             files.push(("reflection-spec.dl", SPEC));
         }
         if self != Variant::None {
             files.extend(MODELS);
+        }
+        // After the models: it resolves the typed Field accessors too.
+        if self == Variant::Infer {
+            files.push(("reflection-infer.dl", INFER));
         }
         if member_arrays && self != Variant::None {
             files.push(("reflection-member-arrays.dl", MEMBER_ARRAYS));
@@ -87,6 +106,7 @@ const LOCAL: &str = include_str!("../../queries/reflection-local.dl");
 const STRINGS: &str = include_str!("../../queries/reflection-strings.dl");
 const CASTS: &str = include_str!("../../queries/reflection-casts.dl");
 const SPEC: &str = include_str!("../../queries/reflection-spec.dl");
+const INFER: &str = include_str!("../../queries/reflection-infer.dl");
 const MEMBER_ARRAYS: &str = include_str!("../../queries/reflection-member-arrays.dl");
 /// The models of the JDK's reflective APIs beyond the paper's
 /// (`queries/models/`), in every variant that resolves reflection.

@@ -9,6 +9,7 @@ use crate::classfile::descriptor::{
 };
 use crate::classfile::model::{access, ClassInfo, Code, MemberRef};
 use crate::ir::parameter_types::{parameter_list, parameter_lists, MAX_PARAMETERS};
+use crate::ir::string_builders::{concat_affixes, Affixes};
 use crate::ir::{ConcatPart, Invoke, InvokeKind, MethodIr, Stmt, Var};
 use fxhash::{FxHashMap, FxHashSet};
 
@@ -50,6 +51,9 @@ pub enum R {
     StringType,
     StringMethod,
     StringField,
+    PartialType,
+    PartialMethod,
+    PartialField,
     ClassObject,
     ClassConst,
     DeclaresMethod,
@@ -73,6 +77,7 @@ pub enum R {
     FieldObject,
     ReflectiveArray,
     UnknownClassObject,
+    MemberPlaceholder,
     ArrayObject,
     ProxyObject,
     ProxyArguments,
@@ -163,6 +168,9 @@ pub struct FactStats {
     pub concats: usize,
     /// Other invokedynamic sites (results unknown).
     pub unknown_dynamic: usize,
+    /// Concatenations whose known text fits too many names to name any
+    /// (see [`super::partial_names`]).
+    pub partial_over_budget: usize,
     /// Method references that resolved to no declared method.
     pub phantom_methods: usize,
     /// Field references that resolved to no declared field.
@@ -212,6 +220,11 @@ pub struct FactsBuilder {
     pub stats: FactStats,
     /// The `SourceFile` of each declared class, by type.
     pub source_files: FxHashMap<u32, String>,
+    /// The object of each concatenation.
+    pub(super) concat_heaps: Vec<u32>,
+    /// The concatenations with known text, by object (matched against the
+    /// class path's names by [`super::partial_names`]).
+    pub(super) concat_texts: Vec<(u32, Affixes)>,
 }
 
 /// The root of the exception types.
@@ -258,6 +271,8 @@ impl FactsBuilder {
             declared: Vec::new(),
             stats: FactStats::default(),
             source_files: FxHashMap::default(),
+            concat_heaps: Vec::new(),
+            concat_texts: Vec::new(),
         };
         let object = b.types.intern("java.lang.Object");
         b.add(R::VP0, &[GLOBAL_VAR, GLOBAL_HEAP]);
@@ -642,6 +657,7 @@ impl FactsBuilder {
             lengths,
         };
         let line_of = |bci: u32| code.map_or(0, |c| c.line_of(bci));
+        let affixes = concat_affixes(ir);
         let mut synthetic_sites = 0u32;
         for s in &ir.stmts {
             match s {
@@ -737,8 +753,15 @@ impl FactsBuilder {
                         "java.lang.String",
                     );
                     self.add(R::VP0, &[g(*dst), h]);
+                    self.concat_heaps.push(h);
+                    if let Some(a) = affixes.get(dst) {
+                        if a.exact || !a.prefix.is_empty() || !a.suffix.is_empty() {
+                            self.concat_texts.push((h, a.clone()));
+                        }
+                    }
                     for (k, p) in parts.iter().enumerate() {
                         let src = match p {
+                            ConcatPart::Unknown => continue,
                             ConcatPart::Var(v) => g(*v),
                             ConcatPart::Const(text) => {
                                 let v = self.new_var(
@@ -1290,6 +1313,7 @@ impl FactsBuilder {
             }
         }
         self.reflective_objects();
+        super::partial_names::match_partial_names(self);
         super::strings::merge_unnamed_strings(self);
     }
 
@@ -1400,6 +1424,25 @@ impl FactsBuilder {
             .iter()
             .filter_map(|(s, t)| self.methods.get(s).map(|m| (m, *t)))
             .collect();
+        // Every member lookup, by what its placeholder stands for.
+        let lookups: Vec<(u32, &str)> = api::GET_METHOD
+            .iter()
+            .chain(api::GET_METHODS)
+            .map(|x| (x.0, "java.lang.reflect.Method"))
+            .chain(
+                api::GET_FIELD
+                    .iter()
+                    .chain(api::GET_FIELDS)
+                    .map(|x| (x.0, "java.lang.reflect.Field")),
+            )
+            .chain(
+                api::GET_CONSTRUCTOR
+                    .iter()
+                    .chain(api::GET_CONSTRUCTORS)
+                    .map(|x| (x.0, "java.lang.reflect.Constructor")),
+            )
+            .filter_map(|(s, t)| self.methods.get(s).map(|m| (m, t)))
+            .collect();
         let by_name: Vec<u32> = api::CLASS_BY_NAME
             .iter()
             .filter_map(|x| self.methods.get(x.1))
@@ -1413,6 +1456,10 @@ impl FactsBuilder {
             if let Some((_, ty)) = array_targets.iter().find(|(m, _)| *m == target) {
                 let h = self.new_heap(None, format!("{} reflective array", self.site_name(i)), ty);
                 self.add(R::ReflectiveArray, &[i, h]);
+            }
+            if let Some((_, ty)) = lookups.iter().find(|(m, _)| *m == target) {
+                let h = self.new_heap(None, format!("{} unknown member", self.site_name(i)), ty);
+                self.add(R::MemberPlaceholder, &[i, h]);
             }
             if by_name.contains(&target) {
                 let h = self.new_heap(

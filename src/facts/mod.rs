@@ -12,6 +12,7 @@
 pub mod extract;
 pub mod hierarchy;
 pub mod intern;
+pub mod partial_names;
 pub mod reflection_api;
 pub mod schema;
 pub mod strings;
@@ -25,6 +26,7 @@ use crate::ir::containers;
 use crate::ir::lower::lower_method;
 use crate::ir::parameter_fields::split_parameter_fields;
 use crate::ir::returned_parameters::split_returned_parameters;
+use crate::ir::string_builders::builder_concats;
 use crate::ir::{natives, MethodIr};
 use extract::FactsBuilder;
 use rayon::prelude::*;
@@ -255,6 +257,7 @@ fn lower_class(c: &ClassInfo) -> Vec<(usize, Result<MethodIr, String>)> {
         if !summarised || is_static {
             containers::answer_container_calls(ir, &c.name);
         }
+        builder_concats(ir);
         answer_at_call_sites(ir);
         split_returned_parameters(ir);
         split_parameter_fields(ir);

@@ -223,6 +223,21 @@ pub const RELATIONS: &[RelationSchema] = &[
         "string constant that names a field"
     ),
     rel!(
+        "partialType",
+        [("heap", "H"), ("type", "T")],
+        "a concatenation whose known prefix and suffix fit the type's name"
+    ),
+    rel!(
+        "partialMethod",
+        [("heap", "H"), ("method", "M")],
+        "a concatenation whose known prefix and suffix fit the method's name"
+    ),
+    rel!(
+        "partialField",
+        [("heap", "H"), ("field", "F")],
+        "a concatenation whose known prefix and suffix fit the field's name"
+    ),
+    rel!(
         "classObject",
         [("heap", "H"), ("type", "T")],
         "the java.lang.Class object of a type"
@@ -336,6 +351,11 @@ pub const RELATIONS: &[RelationSchema] = &[
         "unknownClassObject",
         [("invoke", "I"), ("heap", "H")],
         "a Class.forName call's result when its name is unknown"
+    ),
+    rel!(
+        "memberPlaceholder",
+        [("invoke", "I"), ("heap", "H")],
+        "the Method, Field or Constructor a member lookup returns when the member is unknown"
     ),
     rel!(
         "arrayObject",

@@ -10,6 +10,9 @@
 //! Doop does by default ("reflection-only string constants"), the
 //! constants that name nothing become one object, `<string constant>`.
 //!
+//! Likewise the concatenations whose known prefix and suffix fit no name
+//! become one object, `<computed string>`.
+//!
 //! A text that looks like a qualified class name (`com.apple.eawt.App`)
 //! stays distinct even when no such class is on the class path, so that
 //! a report can still say which missing class a site asks for.
@@ -23,6 +26,10 @@ const MAX_ARITY: usize = 8;
 
 /// The name of the merged object.
 pub const MERGED_STRINGS: &str = "<string constant>";
+
+/// The name of the merged concatenation: a string built at run time whose
+/// known text names nothing.
+pub const MERGED_CONCATS: &str = "<computed string>";
 
 /// Whether `text` has the form of a qualified binary class name, or of
 /// an array class name (`[Ljava.lang.String;`).
@@ -44,28 +51,57 @@ pub fn looks_like_class_name(text: &str) -> bool {
 }
 
 /// Merges the string constants that name no class, method or field (and
-/// do not look like a class name) into one heap object, renumbering the
-/// heap domain densely in every relation.
+/// do not look like a class name) into one heap object, and the
+/// concatenations whose known text fits no name (`partialType` and the
+/// like; see [`super::partial_names`]) into another, renumbering the heap
+/// domain densely in every relation.
 pub fn merge_unnamed_strings(b: &mut FactsBuilder) {
-    let mut named: FxHashSet<u32> = FxHashSet::default();
-    for r in [R::StringType, R::StringMethod, R::StringField] {
-        let arity = RELATIONS[r as usize].attrs.len();
-        named.extend(b.rels[r as usize].chunks(arity).map(|t| t[0]));
-    }
-    let mut merged: Vec<u32> = b
+    let named = |b: &FactsBuilder, rels: &[R]| -> FxHashSet<u32> {
+        let mut named = FxHashSet::default();
+        for &r in rels {
+            let arity = RELATIONS[r as usize].attrs.len();
+            named.extend(b.rels[r as usize].chunks(arity).map(|t| t[0]));
+        }
+        named
+    };
+    let constants = named(b, &[R::StringType, R::StringMethod, R::StringField]);
+    let strings: Vec<u32> = b
         .string_heaps
         .iter()
-        .filter(|&(text, h)| !named.contains(h) && !looks_like_class_name(text))
+        .filter(|&(text, h)| !constants.contains(h) && !looks_like_class_name(text))
         .map(|(_, &h)| h)
         .collect();
-    if merged.len() < 2 {
-        return;
-    }
-    merged.sort_unstable();
-    let representative = merged[0];
+    let partial = named(b, &[R::PartialType, R::PartialMethod, R::PartialField]);
+    let concats: Vec<u32> = (b.concat_heaps.iter())
+        .copied()
+        .filter(|h| !partial.contains(h))
+        .collect();
+    merge_heaps(
+        b,
+        vec![(strings, MERGED_STRINGS), (concats, MERGED_CONCATS)],
+    );
+}
+
+/// Merges each group of heap objects into its first (lowest) object,
+/// renamed as given, and renumbers the heap domain densely in every
+/// relation.
+fn merge_heaps(b: &mut FactsBuilder, groups: Vec<(Vec<u32>, &str)>) {
     let mut is_merged = vec![false; b.heaps.len()];
-    for &h in &merged[1..] {
-        is_merged[h as usize] = true;
+    let mut is_representative = vec![false; b.heaps.len()];
+    let mut representatives = Vec::new();
+    for (mut group, name) in groups {
+        if group.len() < 2 {
+            continue;
+        }
+        group.sort_unstable();
+        is_representative[group[0] as usize] = true;
+        for &h in &group[1..] {
+            is_merged[h as usize] = true;
+        }
+        representatives.push((group, name));
+    }
+    if representatives.is_empty() {
+        return;
     }
     let mut new_id = vec![0u32; b.heaps.len()];
     let mut next = 0u32;
@@ -75,11 +111,12 @@ pub fn merge_unnamed_strings(b: &mut FactsBuilder) {
             next += 1;
         }
     }
-    let merged_id = new_id[representative as usize];
-    for &h in &merged[1..] {
-        new_id[h as usize] = merged_id;
+    for (group, _) in &representatives {
+        let merged_id = new_id[group[0] as usize];
+        for &h in &group[1..] {
+            new_id[h as usize] = merged_id;
+        }
     }
-
     let heaps = std::mem::take(&mut b.heaps);
     b.heaps = heaps
         .into_iter()
@@ -87,13 +124,16 @@ pub fn merge_unnamed_strings(b: &mut FactsBuilder) {
         .filter(|&(h, _)| !is_merged[h])
         .map(|(_, name)| name)
         .collect();
-    b.heaps[merged_id as usize] = MERGED_STRINGS.to_string();
+    for (group, name) in &representatives {
+        b.heaps[new_id[group[0] as usize] as usize] = name.to_string();
+    }
     let exceptions = b.exception_heaps.values_mut().flatten();
     for h in (b
         .string_heaps
         .values_mut()
         .chain(b.class_heaps.values_mut()))
     .chain(exceptions)
+    .chain(b.concat_heaps.iter_mut())
     {
         *h = new_id[*h as usize];
     }
@@ -113,10 +153,11 @@ pub fn merge_unnamed_strings(b: &mut FactsBuilder) {
             buf[..arity].copy_from_slice(t);
             let mut touched = false;
             for &k in &heap_columns {
-                touched |= is_merged[buf[k] as usize] || buf[k] == representative;
-                buf[k] = new_id[buf[k] as usize];
+                let h = buf[k] as usize;
+                touched |= is_merged[h] || is_representative[h];
+                buf[k] = new_id[h];
             }
-            // Only tuples of the merged object can repeat.
+            // Only tuples of the merged objects can repeat.
             if !touched || seen.insert(buf) {
                 kept.extend_from_slice(&buf[..arity]);
             }

@@ -58,8 +58,9 @@ pub fn translate(
                 match c {
                     TAG_ARG => {
                         flush(&mut text, &mut parts);
-                        if let Some(Some(v)) = args.get(next_arg) {
-                            parts.push(ConcatPart::Var(*v));
+                        match args.get(next_arg) {
+                            Some(Some(v)) => parts.push(ConcatPart::Var(*v)),
+                            _ => parts.push(ConcatPart::Unknown),
                         }
                         next_arg += 1;
                     }
@@ -84,7 +85,10 @@ pub fn translate(
         ("java.lang.invoke.StringConcatFactory", "makeConcat", Some(dst)) => Ok(Stmt::Concat {
             bci,
             dst,
-            parts: args.iter().flatten().map(|v| ConcatPart::Var(*v)).collect(),
+            parts: args
+                .iter()
+                .map(|v| v.map_or(ConcatPart::Unknown, ConcatPart::Var))
+                .collect(),
         }),
         ("java.lang.invoke.LambdaMetafactory", "metafactory" | "altMetafactory", Some(dst)) => {
             let Constant::MethodType(sam_desc) = static_arg(0)? else {

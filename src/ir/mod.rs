@@ -19,7 +19,8 @@
 //! - [`returned_parameters`]: methods that return a parameter, answered per call site;
 //! - [`parameter_fields`]: stores into and returns of parameters' fields,
 //!   answered per call site;
-//! - [`parameter_types`]: the `Class[]` arrays that spell a parameter list.
+//! - [`parameter_types`]: the `Class[]` arrays that spell a parameter list;
+//! - [`string_builders`]: javac's `StringBuilder` chains as concatenations.
 
 pub mod call_site_models;
 pub mod containers;
@@ -30,6 +31,7 @@ pub mod natives;
 pub mod parameter_fields;
 pub mod parameter_types;
 pub mod returned_parameters;
+pub mod string_builders;
 
 use crate::classfile::model::MemberRef;
 use fxhash::FxHashMap;
@@ -130,6 +132,8 @@ pub enum ConcatPart {
     Var(Var),
     /// Constant text from the recipe.
     Const(String),
+    /// A primitive or `null` argument: text the analysis does not know.
+    Unknown,
 }
 
 /// A statement.
@@ -235,7 +239,8 @@ pub enum Stmt {
     },
     /// A call.
     Invoke(Invoke),
-    /// `dst = a + b + …` by `StringConcatFactory`.
+    /// `dst = a + b + …` by `StringConcatFactory`, or by a `StringBuilder`
+    /// chain ([`string_builders`]), which keeps its calls beside it.
     Concat {
         /// Site.
         bci: u32,
@@ -319,6 +324,18 @@ impl Stmt {
             }
             Stmt::UnknownDynamic { dst, .. } => dst.iter_mut().for_each(&mut f),
         }
+    }
+
+    /// The variables the statement reads (all it mentions but those it
+    /// defines).
+    pub fn uses(&self) -> Vec<Var> {
+        let mut all = Vec::new();
+        let mut copy = self.clone();
+        copy.for_each_var_mut(|v| all.push(*v));
+        let mut defs = Vec::new();
+        self.for_each_def(|v| defs.push(v));
+        all.retain(|v| !defs.contains(v));
+        all
     }
 
     /// Calls `f` on every variable the statement defines.

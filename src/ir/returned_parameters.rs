@@ -67,7 +67,7 @@ pub fn split_returned_parameters(ir: &mut MethodIr) {
                 Stmt::Assign { dst, src } if only_returned.contains(dst) => Some(*src),
                 _ => None,
             };
-            for v in uses(s) {
+            for v in s.uses() {
                 if Some(v) != copy_on && only_returned.remove(&v) {
                     dropped = true;
                 }
@@ -94,16 +94,6 @@ pub fn split_returned_parameters(ir: &mut MethodIr) {
 }
 
 /// The variables a statement reads.
-fn uses(s: &Stmt) -> Vec<Var> {
-    let mut all = Vec::new();
-    let mut copy = s.clone();
-    copy.for_each_var_mut(|v| all.push(*v));
-    let mut defs = Vec::new();
-    s.for_each_def(|v| defs.push(v));
-    all.retain(|v| !defs.contains(v));
-    all
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,200 @@
+//! The names a computed string may be: Doop's substring analysis (seed
+//! 001, section 3.2), matched against the class path.
+//!
+//! A concatenation whose text starts or ends with constant text
+//! (`"org.apache.fop.render." + kind + "Renderer"`, `"set" + property`)
+//! may name any class, method or field whose name starts and ends so. The
+//! front end knows the concatenations' constant text
+//! ([`crate::ir::string_builders::concat_affixes`]) and the class path's
+//! names, so it lists the fits here, as it lists the names a constant
+//! string is (`stringType`); the analysis decides which of them a
+//! reflective call uses (`queries/reflection-infer.dl`).
+//!
+//! As in Doop, a class name fits among the application's classes first,
+//! and among the library's only when no application class fits. A
+//! prefix or suffix that fits too many names says little about the name:
+//! past [`CLASS_BUDGET`] classes or [`MEMBER_BUDGET`] members, the
+//! concatenation fits none, and the count is in the summary
+//! (`partial_over_budget`).
+
+use super::extract::{FactsBuilder, R};
+use crate::ir::string_builders::Affixes;
+
+/// The most classes one concatenation may name.
+pub const CLASS_BUDGET: usize = 200;
+
+/// The most methods, or fields, one concatenation may name.
+pub const MEMBER_BUDGET: usize = 5_000;
+
+/// Names, sorted forwards and backwards, for prefix and suffix ranges.
+struct NameIndex<T> {
+    /// `(name, item)`, by name.
+    forward: Vec<(String, T)>,
+    /// `(reversed name, index into forward)`, by reversed name.
+    backward: Vec<(String, usize)>,
+}
+
+impl<T> NameIndex<T> {
+    fn new(mut items: Vec<(String, T)>) -> Self {
+        items.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut backward: Vec<(String, usize)> = (items.iter().enumerate())
+            .map(|(k, (n, _))| (n.chars().rev().collect(), k))
+            .collect();
+        backward.sort_unstable();
+        NameIndex {
+            forward: items,
+            backward,
+        }
+    }
+
+    /// The items whose names fit: equal to the text of an exact
+    /// concatenation, else starting with its prefix and ending with its
+    /// suffix, with room for the unknown part between them.
+    fn fits(&self, a: &Affixes) -> Vec<&T> {
+        let fits = |name: &str| {
+            if a.exact {
+                name == a.prefix
+            } else {
+                name.len() >= a.prefix.len() + a.suffix.len()
+                    && name.starts_with(&a.prefix)
+                    && name.ends_with(&a.suffix)
+            }
+        };
+        if a.exact || !a.prefix.is_empty() {
+            self.forward[starting(&self.forward, &a.prefix)]
+                .iter()
+                .filter(|(n, _)| fits(n))
+                .map(|(_, t)| t)
+                .collect()
+        } else {
+            let reversed: String = a.suffix.chars().rev().collect();
+            let mut out: Vec<usize> = self.backward[starting(&self.backward, &reversed)]
+                .iter()
+                .map(|(_, k)| *k)
+                .collect();
+            out.sort_unstable();
+            out.into_iter()
+                .filter(|&k| fits(&self.forward[k].0))
+                .map(|k| &self.forward[k].1)
+                .collect()
+        }
+    }
+}
+
+/// The positions of the names that start with `start` in a list sorted
+/// by name.
+fn starting<X>(sorted: &[(String, X)], start: &str) -> std::ops::Range<usize> {
+    let lo = sorted.partition_point(|(n, _)| n.as_str() < start);
+    let hi = lo + sorted[lo..].partition_point(|(n, _)| n.starts_with(start));
+    lo..hi
+}
+
+/// Whether `text` can be part of a binary class name.
+fn class_fragment(text: &str) -> bool {
+    text.chars()
+        .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.'))
+}
+
+/// Whether `text` can be part of a member name.
+fn member_fragment(text: &str) -> bool {
+    text.chars()
+        .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$'))
+}
+
+/// Lists, for each concatenation with known text, the classes, methods
+/// and fields whose names fit it (`partialType`, `partialMethod`,
+/// `partialField`).
+pub fn match_partial_names(b: &mut FactsBuilder) {
+    let texts = std::mem::take(&mut b.concat_texts);
+    if texts.is_empty() {
+        return;
+    }
+    let classes = NameIndex::new(
+        (b.declared.iter())
+            .map(|&(t, library)| (b.types.name(t).to_string(), (t, library)))
+            .collect(),
+    );
+    let mut methods = Vec::new();
+    let mut fields = Vec::new();
+    for c in b.hierarchy.names() {
+        if let Some(node) = b.hierarchy.get(c) {
+            let own = node.methods.iter().filter(|m| !m.name.starts_with('<'));
+            methods.extend(own.map(|m| (m.name.clone(), m.id)));
+            fields.extend(node.fields.iter().map(|f| (f.name.clone(), f.id)));
+        }
+    }
+    let methods = NameIndex::new(methods);
+    let fields = NameIndex::new(fields);
+    for (h, a) in &texts {
+        let known = a.prefix.len() + a.suffix.len();
+        if (a.exact || known >= 2) && class_fragment(&a.prefix) && class_fragment(&a.suffix) {
+            let fit = classes.fits(a);
+            let application: Vec<u32> = (fit.iter())
+                .filter(|(_, library)| !library)
+                .map(|(t, _)| *t)
+                .collect();
+            let chosen: Vec<u32> = if application.is_empty() {
+                fit.iter().map(|(t, _)| *t).collect()
+            } else {
+                application
+            };
+            if chosen.len() > CLASS_BUDGET {
+                b.stats.partial_over_budget += 1;
+            } else {
+                for t in chosen {
+                    b.add(R::PartialType, &[*h, t]);
+                }
+            }
+        }
+        let member = a.exact || a.prefix.len() >= 2 || a.suffix.len() >= 3;
+        if member && member_fragment(&a.prefix) && member_fragment(&a.suffix) {
+            for (index, rel) in [(&methods, R::PartialMethod), (&fields, R::PartialField)] {
+                let mut fit: Vec<u32> = index.fits(a).into_iter().copied().collect();
+                if fit.len() > MEMBER_BUDGET {
+                    b.stats.partial_over_budget += 1;
+                    continue;
+                }
+                fit.sort_unstable();
+                for m in fit {
+                    b.add(rel, &[*h, m]);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn index() -> NameIndex<u32> {
+        NameIndex::new(
+            ["a.Base", "a.FooImpl", "a.BarImpl", "b.FooImpl", "a.Foo"]
+                .iter()
+                .enumerate()
+                .map(|(k, n)| (n.to_string(), k as u32))
+                .collect(),
+        )
+    }
+
+    fn fits(prefix: &str, suffix: &str, exact: bool) -> Vec<u32> {
+        let a = Affixes {
+            prefix: prefix.into(),
+            suffix: suffix.into(),
+            exact,
+        };
+        let mut out: Vec<u32> = index().fits(&a).into_iter().copied().collect();
+        out.sort_unstable();
+        out
+    }
+
+    #[test]
+    fn names_fit_by_prefix_suffix_or_both() {
+        assert_eq!(fits("a.", "Impl", false), vec![1, 2]);
+        assert_eq!(fits("", "FooImpl", false), vec![1, 3]);
+        assert_eq!(fits("a.Foo", "", false), vec![1, 4]);
+        assert_eq!(fits("a.Foo", "", true), vec![4]);
+        // The unknown part needs room: "a.Foo" + x + "Foo" is not "a.Foo".
+        assert_eq!(fits("a.Foo", "Foo", false), Vec::<u32>::new());
+    }
+}

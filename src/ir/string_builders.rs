@@ -1,0 +1,489 @@
+//! javac's string concatenation through `StringBuilder`, as concatenations.
+//!
+//! Before Java 9 (and in `java.base` still), javac compiles `"set" + name`
+//! to `new StringBuilder().append("set").append(name).toString()`. The
+//! calls pass the text on (`stringFlow`), but not its order: which part
+//! comes first is what tells a class name's package or a setter's prefix.
+//! This pass recognises a builder that one expression fills and reads,
+//! and adds a [`Stmt::Concat`] of its parts at the `toString()` call,
+//! beside the calls, as the `invokedynamic` concatenation of newer
+//! compilers has it ([`super::invokedynamic`]).
+//!
+//! A builder counts only when every use of it is a call of its own class
+//! that appends, reads or converts it: passed to another method, stored,
+//! copied (a φ at a loop or a handler), inserted into or reversed, its
+//! text is no longer the sequence of its appends, and it gets no
+//! concatenation.
+//!
+//! [`concat_affixes`] then reads each concatenation's constant start and
+//! end: the prefix and suffix that Doop's substring analysis matches
+//! against class and member names.
+
+use super::{ConcatPart, MethodIr, Stmt, Var};
+use fxhash::{FxHashMap, FxHashSet};
+
+/// The builder classes javac uses.
+const BUILDERS: [&str; 2] = ["java.lang.StringBuilder", "java.lang.StringBuffer"];
+
+/// The methods that read a builder without changing it.
+const READS: [&str; 14] = [
+    "length",
+    "charAt",
+    "indexOf",
+    "lastIndexOf",
+    "capacity",
+    "codePointAt",
+    "substring",
+    "subSequence",
+    "getChars",
+    "chars",
+    "compareTo",
+    "isEmpty",
+    "ensureCapacity",
+    "trimToSize",
+];
+
+/// What an `append` or constructor argument adds.
+fn appended(desc: &str, arg: Option<Option<Var>>) -> ConcatPart {
+    let whole = desc.starts_with("(Ljava/lang/String;)")
+        || desc.starts_with("(Ljava/lang/Object;)")
+        || desc.starts_with("(Ljava/lang/CharSequence;)")
+        || desc.starts_with("(Ljava/lang/StringBuffer;)");
+    match arg {
+        Some(Some(v)) if whole => ConcatPart::Var(v),
+        _ => ConcatPart::Unknown,
+    }
+}
+
+/// Adds a [`Stmt::Concat`] at each `toString()` of a builder whose text is
+/// the sequence of its appends.
+pub fn builder_concats(ir: &mut MethodIr) {
+    let is_new_builder =
+        |s: &Stmt| matches!(s, Stmt::New { ty, .. } if BUILDERS.contains(&ty.as_str()));
+    if !ir.stmts.iter().any(is_new_builder) {
+        return;
+    }
+    let mut defs: FxHashMap<Var, u32> = FxHashMap::default();
+    for s in &ir.stmts {
+        s.for_each_def(|v| *defs.entry(v).or_default() += 1);
+    }
+    // A builder stays on the stack across a conditional inside the
+    // expression (`sb.append(c ? a : b)`): the merge copies it into a
+    // stack φ with that one source. Such a φ is the builder. (A local's φ
+    // may join a loop, whose appends repeat; it ends the builder.)
+    let alias: FxHashMap<Var, Var> = (ir.stmts.iter())
+        .filter_map(|s| match s {
+            Stmt::Assign { dst, src }
+                if defs.get(dst) == Some(&1)
+                    && (ir.vars.get(*dst as usize))
+                        .is_some_and(|v| v.name.starts_with("phi:s")) =>
+            {
+                Some((*dst, *src))
+            }
+            _ => None,
+        })
+        .collect();
+    // Each variable that holds a builder, by the builder's allocation.
+    let mut root: FxHashMap<Var, Var> = FxHashMap::default();
+    let find = |root: &FxHashMap<Var, Var>, mut v: Var| -> Option<Var> {
+        for _ in 0..8 {
+            if let Some(&b) = root.get(&v) {
+                return Some(b);
+            }
+            v = *alias.get(&v)?;
+        }
+        None
+    };
+    let mut parts: FxHashMap<Var, Vec<ConcatPart>> = FxHashMap::default();
+    let mut broken: FxHashSet<Var> = FxHashSet::default();
+    let mut found: Vec<(u32, Var, Var, Vec<ConcatPart>)> = Vec::new();
+    for s in &ir.stmts {
+        match s {
+            Stmt::New { dst, ty, .. } if BUILDERS.contains(&ty.as_str()) => {
+                root.insert(*dst, *dst);
+                parts.insert(*dst, Vec::new());
+                if defs.get(dst) != Some(&1) {
+                    broken.insert(*dst);
+                }
+                continue;
+            }
+            Stmt::Invoke(inv) if BUILDERS.contains(&inv.target.class.as_str()) => {
+                if let Some(b) = inv.receiver.and_then(|r| find(&root, r)) {
+                    // The builder as an argument of its own call
+                    // (`sb.append(sb)`) falls to the check below.
+                    let own_arg = inv.args.iter().flatten().any(|a| find(&root, *a).is_some());
+                    let name = inv.target.name.as_str();
+                    let desc = inv.target.desc.as_str();
+                    match name {
+                        _ if own_arg => {}
+                        "<init>" => {
+                            if desc != "()V" && desc != "(I)V" {
+                                let part = appended(desc, inv.args.first().copied());
+                                if let Some(p) = parts.get_mut(&b) {
+                                    p.push(part);
+                                }
+                            }
+                            continue;
+                        }
+                        "append" => {
+                            let part = if inv.args.len() == 1 {
+                                appended(desc, inv.args.first().copied())
+                            } else {
+                                ConcatPart::Unknown
+                            };
+                            if let Some(p) = parts.get_mut(&b) {
+                                p.push(part);
+                            }
+                            if let Some(r) = inv.result {
+                                root.insert(r, b);
+                            }
+                            continue;
+                        }
+                        "toString" => {
+                            if let (Some(r), Some(p)) = (inv.result, parts.get(&b)) {
+                                found.push((inv.bci, b, r, p.clone()));
+                            }
+                            continue;
+                        }
+                        _ if READS.contains(&name) => continue,
+                        _ => {
+                            broken.insert(b);
+                            continue;
+                        }
+                    }
+                }
+            }
+            Stmt::Assign { dst, .. } if alias.contains_key(dst) => continue,
+            _ => {}
+        }
+        // Any other use of a builder: its text is out of sight.
+        for u in s.uses() {
+            if let Some(b) = find(&root, u) {
+                broken.insert(b);
+            }
+        }
+    }
+    for (bci, b, dst, parts) in found {
+        if !broken.contains(&b) {
+            ir.stmts.push(Stmt::Concat { bci, dst, parts });
+        }
+    }
+}
+
+/// The known start and end of a concatenation's text.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Affixes {
+    /// The text before the first part the analysis does not know.
+    pub prefix: String,
+    /// The text after the last part the analysis does not know.
+    pub suffix: String,
+    /// Whether every part is known: the text is then `prefix` alone.
+    pub exact: bool,
+}
+
+/// How deep [`concat_affixes`] follows a part that is itself a
+/// concatenation.
+const MAX_DEPTH: u32 = 4;
+
+/// The affixes of each concatenation in the method, by its result
+/// variable. A part that is a variable defined only by a string constant
+/// is that text; one defined only by another concatenation of the method
+/// contributes that concatenation's affixes.
+pub fn concat_affixes(ir: &MethodIr) -> FxHashMap<Var, Affixes> {
+    // The `toString()` call that a builder's concatenation sits beside
+    // defines its result too; it does not count.
+    let built: FxHashSet<Var> = (ir.stmts.iter())
+        .filter_map(|s| match s {
+            Stmt::Concat { dst, .. } => Some(*dst),
+            _ => None,
+        })
+        .collect();
+    if built.is_empty() {
+        return FxHashMap::default();
+    }
+    let mut defs: FxHashMap<Var, u32> = FxHashMap::default();
+    for s in &ir.stmts {
+        if let Stmt::Invoke(inv) = s {
+            if inv.result.is_some_and(|r| built.contains(&r)) && inv.target.name == "toString" {
+                continue;
+            }
+        }
+        s.for_each_def(|v| *defs.entry(v).or_default() += 1);
+    }
+    for p in ir.params.iter().flatten() {
+        *defs.entry(*p).or_default() += 1;
+    }
+    let single = |v: &Var| defs.get(v) == Some(&1);
+    let mut texts: FxHashMap<Var, &str> = FxHashMap::default();
+    let mut concats: FxHashMap<Var, &[ConcatPart]> = FxHashMap::default();
+    for s in &ir.stmts {
+        match s {
+            Stmt::StringConst { dst, text } if single(dst) => {
+                texts.insert(*dst, text);
+            }
+            Stmt::Concat { dst, parts, .. } if single(dst) => {
+                concats.insert(*dst, parts);
+            }
+            _ => {}
+        }
+    }
+    let mut out = FxHashMap::default();
+    for (&dst, parts) in &concats {
+        out.insert(dst, affixes_of(parts, &texts, &concats, 0));
+    }
+    out
+}
+
+/// The affixes of one list of parts.
+fn affixes_of(
+    parts: &[ConcatPart],
+    texts: &FxHashMap<Var, &str>,
+    concats: &FxHashMap<Var, &[ConcatPart]>,
+    depth: u32,
+) -> Affixes {
+    let of = |p: &ConcatPart| -> Affixes {
+        match p {
+            ConcatPart::Const(t) => Affixes {
+                prefix: t.clone(),
+                suffix: String::new(),
+                exact: true,
+            },
+            ConcatPart::Var(v) => {
+                if let Some(t) = texts.get(v) {
+                    Affixes {
+                        prefix: t.to_string(),
+                        suffix: String::new(),
+                        exact: true,
+                    }
+                } else if let (Some(inner), true) = (concats.get(v), depth < MAX_DEPTH) {
+                    affixes_of(inner, texts, concats, depth + 1)
+                } else {
+                    Affixes::default()
+                }
+            }
+            ConcatPart::Unknown => Affixes::default(),
+        }
+    };
+    let pieces: Vec<Affixes> = parts.iter().map(of).collect();
+    let mut out = Affixes {
+        exact: true,
+        ..Affixes::default()
+    };
+    // The prefix runs to the first part not known exactly, and takes that
+    // part's own prefix.
+    for p in &pieces {
+        out.prefix.push_str(&p.prefix);
+        if !p.exact {
+            out.exact = false;
+            break;
+        }
+    }
+    if out.exact {
+        return out;
+    }
+    let mut suffix: Vec<&str> = Vec::new();
+    for p in pieces.iter().rev() {
+        if p.exact {
+            suffix.push(&p.prefix);
+        } else {
+            suffix.push(&p.suffix);
+            break;
+        }
+    }
+    out.suffix = suffix.into_iter().rev().collect();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{test_call, InvokeKind};
+
+    const SB: &str = "java.lang.StringBuilder";
+
+    /// `v = new StringBuilder()` and its constructor.
+    fn builder(ir: &mut MethodIr, init: Option<Var>) -> Var {
+        let b = ir.new_var("sb", SB);
+        ir.stmts.push(Stmt::New {
+            bci: 0,
+            level: 0,
+            dst: b,
+            ty: SB.into(),
+            length: None,
+        });
+        let desc = if init.is_some() {
+            "(Ljava/lang/String;)V"
+        } else {
+            "()V"
+        };
+        ir.stmts.push(test_call(
+            InvokeKind::Special,
+            Some(b),
+            (SB, "<init>", desc),
+            vec![init],
+            None,
+        ));
+        b
+    }
+
+    fn append(ir: &mut MethodIr, recv: Var, desc: &str, arg: Option<Var>) -> Var {
+        let r = ir.new_var("r", SB);
+        ir.stmts.push(test_call(
+            InvokeKind::Virtual,
+            Some(recv),
+            (SB, "append", desc),
+            vec![arg],
+            Some(r),
+        ));
+        r
+    }
+
+    fn constant(ir: &mut MethodIr, text: &str) -> Var {
+        let v = ir.new_var("c", "java.lang.String");
+        ir.stmts.push(Stmt::StringConst {
+            dst: v,
+            text: text.into(),
+        });
+        v
+    }
+
+    fn to_string(ir: &mut MethodIr, recv: Var) -> Var {
+        let s = ir.new_var("s", "java.lang.String");
+        ir.stmts.push(test_call(
+            InvokeKind::Virtual,
+            Some(recv),
+            (SB, "toString", "()Ljava/lang/String;"),
+            vec![],
+            Some(s),
+        ));
+        s
+    }
+
+    const STR: &str = "(Ljava/lang/String;)Ljava/lang/StringBuilder;";
+
+    #[test]
+    fn a_chain_becomes_a_concatenation_with_its_affixes() {
+        // new StringBuilder("org.").append(name).append('.').append("Impl").toString()
+        let mut ir = MethodIr::default();
+        let name = ir.new_var("p0", "java.lang.String");
+        ir.params.push(Some(name));
+        let org = constant(&mut ir, "org.");
+        let b = builder(&mut ir, Some(org));
+        let r1 = append(&mut ir, b, STR, Some(name));
+        let r2 = append(&mut ir, r1, "(C)Ljava/lang/StringBuilder;", None);
+        let imp = constant(&mut ir, "Impl");
+        let r3 = append(&mut ir, r2, STR, Some(imp));
+        let s = to_string(&mut ir, r3);
+        builder_concats(&mut ir);
+        let Some(Stmt::Concat { dst, parts, .. }) = ir.stmts.last() else {
+            panic!("no concatenation: {:?}", ir.stmts);
+        };
+        assert_eq!(*dst, s);
+        assert_eq!(
+            parts,
+            &vec![
+                ConcatPart::Var(org),
+                ConcatPart::Var(name),
+                ConcatPart::Unknown,
+                ConcatPart::Var(imp)
+            ]
+        );
+        let a = &concat_affixes(&ir)[&s];
+        assert_eq!(
+            (a.prefix.as_str(), a.suffix.as_str(), a.exact),
+            ("org.", "Impl", false)
+        );
+    }
+
+    #[test]
+    fn a_builder_passed_elsewhere_gets_no_concatenation() {
+        let mut ir = MethodIr::default();
+        let c = constant(&mut ir, "set");
+        let b = builder(&mut ir, None);
+        append(&mut ir, b, STR, Some(c));
+        ir.stmts.push(test_call(
+            InvokeKind::Static,
+            None,
+            ("a.B", "fill", "(Ljava/lang/StringBuilder;)V"),
+            vec![Some(b)],
+            None,
+        ));
+        to_string(&mut ir, b);
+        let before = ir.stmts.len();
+        builder_concats(&mut ir);
+        assert_eq!(ir.stmts.len(), before);
+    }
+
+    #[test]
+    fn a_conditional_inside_the_chain_keeps_the_builder() {
+        // new StringBuilder("r.").append(c ? a : b).append("er").toString():
+        // the builder crosses the branch on the stack, as a φ.
+        let mut ir = MethodIr::default();
+        let org = constant(&mut ir, "r.");
+        let b = builder(&mut ir, Some(org));
+        let phi = ir.new_var("phi:s1@9", "java.lang.Object");
+        let x = ir.new_var("phi:s2@9", "java.lang.Object");
+        let r1 = append(&mut ir, phi, STR, Some(x));
+        let er = constant(&mut ir, "er");
+        let r2 = append(&mut ir, r1, STR, Some(er));
+        let s = to_string(&mut ir, r2);
+        // The merge's copies come last, as lowering adds them.
+        ir.stmts.push(Stmt::Assign { dst: phi, src: b });
+        builder_concats(&mut ir);
+        let a = &concat_affixes(&ir)[&s];
+        assert_eq!((a.prefix.as_str(), a.suffix.as_str()), ("r.", "er"));
+        // A local's φ (a loop) ends the builder.
+        let mut ir = MethodIr::default();
+        let b = builder(&mut ir, Some(org));
+        let phi = ir.new_var("phi:l1@9", "java.lang.Object");
+        append(&mut ir, phi, STR, Some(org));
+        to_string(&mut ir, phi);
+        ir.stmts.push(Stmt::Assign { dst: phi, src: b });
+        builder_concats(&mut ir);
+        assert!(!ir.stmts.iter().any(|s| matches!(s, Stmt::Concat { .. })));
+    }
+
+    #[test]
+    fn nested_concatenations_and_constants_give_their_text() {
+        // inner = "get" + x; outer = inner + "Name"
+        let mut ir = MethodIr::default();
+        let x = ir.new_var("p0", "java.lang.String");
+        ir.params.push(Some(x));
+        let inner = ir.new_var("i", "java.lang.String");
+        ir.stmts.push(Stmt::Concat {
+            bci: 1,
+            dst: inner,
+            parts: vec![ConcatPart::Const("get".into()), ConcatPart::Var(x)],
+        });
+        let name = constant(&mut ir, "Name");
+        let outer = ir.new_var("o", "java.lang.String");
+        ir.stmts.push(Stmt::Concat {
+            bci: 2,
+            dst: outer,
+            parts: vec![ConcatPart::Var(inner), ConcatPart::Var(name)],
+        });
+        let whole = ir.new_var("w", "java.lang.String");
+        ir.stmts.push(Stmt::Concat {
+            bci: 3,
+            dst: whole,
+            parts: vec![ConcatPart::Const("a.".into()), ConcatPart::Var(name)],
+        });
+        let a = concat_affixes(&ir);
+        assert_eq!(
+            a[&outer],
+            Affixes {
+                prefix: "get".into(),
+                suffix: "Name".into(),
+                exact: false
+            }
+        );
+        assert_eq!(
+            a[&whole],
+            Affixes {
+                prefix: "a.Name".into(),
+                suffix: String::new(),
+                exact: true
+            }
+        );
+    }
+}
