@@ -998,3 +998,35 @@ fn lines_of_resource_files_name_classes_but_standard_input_does_not() {
         "{points}"
     );
 }
+
+/// Under `infer`, the sites whose targets were inferred from their use (a
+/// lookup of an unknown name or on an unknown class, and the calls on
+/// placeholder members) are partially resolved: found, but not named by
+/// the program.
+#[test]
+fn inferred_sites_are_reported_partially_resolved() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("inferred.db");
+    let spec = empty_spec(dir.path());
+    analyze("Inferred", "infer", &spec, &db);
+    let report = refract(&["report", &db.display().to_string()]);
+    let rows: Vec<&str> = report.lines().skip(2).take(12).collect();
+    assert_eq!(
+        rows,
+        [
+            "reflective sites          total   full partial unres.",
+            "Class.forName                 3      1      2      0",
+            "ClassLoader.loadClass         0      0      0      0",
+            "Class.newInstance             0      0      0      0",
+            "Constructor.newInstance       2      0      2      0",
+            "Method.invoke                 3      0      3      0",
+            "Field.get/set                 1      0      1      0",
+            "Class.get*Method              2      0      2      0",
+            "Class.get*Field               0      0      0      0",
+            "Class.get*Constructor         1      0      1      0",
+            "Class.get*s (arrays)          3      3      0      0",
+            "Array.newInstance             0      0      0      0",
+        ],
+        "{report}"
+    );
+}

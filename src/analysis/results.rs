@@ -186,6 +186,18 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
             .into_iter()
             .map(|t| t[0]),
     );
+    // Variant `infer`: lookups of a member whose name or class is
+    // unknown, and the calls on their placeholders, resolved from their
+    // uses (queries/reflection-infer.dl).
+    for rel in [
+        "unknownName",
+        "unknownClassAt",
+        "invokedPlaceholder",
+        "ctorPlaceholder",
+        "fieldPlaceholder",
+    ] {
+        partial.extend(db.tuples_if_present(rel)?.into_iter().map(|t| t[0]));
+    }
 
     let mut sites = Vec::new();
     let mut unreachable = Vec::new();

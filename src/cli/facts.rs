@@ -66,6 +66,11 @@ pub fn facts(
         facts.duplicates,
         start.elapsed().as_secs_f64()
     )?;
+    writeln!(
+        out,
+        "{} string concatenations, {} of them fitting too many names to name any",
+        st.concats, st.partial_over_budget
+    )?;
     writeln!(out, "wrote {}", output.display())?;
     writeln!(out, "domains:")?;
     for (d, n) in &summary.domains {
