@@ -31,7 +31,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 retrace=0
 limit=900
-variants=(none local points-to casts sound)
+variants=(none local points-to casts sound infer)
 programs=()
 while [ $# -gt 0 ]; do
     case $1 in
