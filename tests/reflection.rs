@@ -967,6 +967,41 @@ fn service_loader_in_java_base_instantiates_the_declared_providers() {
     );
 }
 
+/// Provenance: a name read by `System.getenv` reaches its `forName`
+/// through a field, and the `getenv` call is that site's specification
+/// point, found through the store of its result, and the chain the
+/// export gives goes from the store to the load. The other site's name,
+/// a constant kept in the same field of another object, names its class:
+/// no provenance starts there.
+#[test]
+fn provenance_starts_at_unknown_names_and_goes_through_stores_of_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("provenance.db");
+    let spec = empty_spec(dir.path());
+    analyze("Provenance", "points-to", &spec, &db);
+    let m = "<Provenance: void main(java.lang.String[])>";
+    let site = format!(
+        "{m}[35@L18] invokestatic <java.lang.Class: java.lang.Class forName(java.lang.String)>"
+    );
+    assert_eq!(
+        refract(&["export", "specpoints", &db.display().to_string()]),
+        format!(
+            "{m}[11@L15] invokestatic <java.lang.System: java.lang.String getenv(java.lang.String)>\t\
+             {site}\t{m}/s@11 -> {m}/s@32\n"
+        )
+    );
+    let out = query(dir.path(), &db, "leadsToForName(v, i)?\n");
+    let rows: Vec<&str> = out.lines().skip(2).map(str::trim_end).collect();
+    assert_eq!(
+        rows,
+        [
+            format!(" {m}/s@11 | {site}"),
+            format!(" {m}/s@32 | {site}"),
+            "2 tuples".to_string(),
+        ]
+    );
+}
+
 /// A program that reads META-INF/services/r.Plugin itself
 /// (`ServiceFiles`): the class path's provider lines reach its
 /// `loadClass`, through `readLine`, `substring` and `trim` on a reader

@@ -80,11 +80,13 @@ pub fn spec_points(db: &mut Database, r: &Results) -> Result<Vec<String>, Databa
     if r.spec_points.is_empty() {
         return Ok(Vec::new());
     }
-    // Value flow edges, source → destination.
-    let mut flow: BTreeMap<u64, Vec<u64>> = BTreeMap::new();
-    for rel in ["A", "assignCall", "concat", "stringFlow"] {
+    // Value flow edges, by destination (destination → sources), with the
+    // steps through a field (fieldHop: from a store to a load of the same
+    // field of an object both bases may point to).
+    let mut back: BTreeMap<u64, Vec<u64>> = BTreeMap::new();
+    for rel in ["A", "assignCall", "concat", "stringFlow", "fieldHop"] {
         for t in db.tuples_if_present(rel)? {
-            flow.entry(t[1]).or_default().push(t[0]);
+            back.entry(t[0]).or_default().push(t[1]);
         }
     }
     let mut ret_var: BTreeMap<u64, Vec<u64>> = BTreeMap::new();
@@ -99,54 +101,75 @@ pub fn spec_points(db: &mut Database, r: &Results) -> Result<Vec<String>, Databa
     for t in db.tuples("classNameArg").unwrap_or_default() {
         args.entry(t[0]).or_default().insert(t[1]);
     }
-    let mut out = Vec::new();
+    let mut sources_of: BTreeMap<u64, Vec<u64>> = BTreeMap::new();
     for &(src, site) in &r.spec_points {
-        let on_path = leads.get(&site).cloned().unwrap_or_default();
-        let starts: BTreeSet<u64> = ret_var.get(&src).into_iter().flatten().copied().collect();
-        let goal = args.get(&site).cloned().unwrap_or_default();
-        let chain = shortest_chain(&flow, &starts, &goal, &on_path);
-        let chain: Vec<String> = chain.iter().map(|v| db.name("V", *v)).collect();
-        out.push(format!(
-            "{}\t{}\t{}",
-            db.name("I", src),
-            db.name("I", site),
-            chain.join(" -> ")
-        ));
+        sources_of.entry(site).or_default().push(src);
+    }
+    let empty = BTreeSet::new();
+    let mut out = Vec::new();
+    // One search per site, backwards from its name argument: a site has
+    // hundreds of sources in the JDK, and a search per (source, site)
+    // pair took more than ten minutes on the quick-start fixture.
+    for (site, sources) in sources_of {
+        let on_path = leads.get(&site).unwrap_or(&empty);
+        let goal = args.get(&site).unwrap_or(&empty);
+        let toward_goal = paths_to(&back, goal, on_path);
+        for src in sources {
+            let chain = ret_var
+                .get(&src)
+                .into_iter()
+                .flatten()
+                .filter_map(|v| toward_goal.get(v).map(|&(d, _)| (d, *v)))
+                .min()
+                .map(|(_, start)| chain_from(start, &toward_goal))
+                .unwrap_or_default();
+            let chain: Vec<String> = chain.iter().map(|v| db.name("V", *v)).collect();
+            out.push(format!(
+                "{}\t{}\t{}",
+                db.name("I", src),
+                db.name("I", site),
+                chain.join(" -> ")
+            ));
+        }
     }
     out.sort();
     out.dedup();
     Ok(out)
 }
 
-/// A shortest path along `flow` from one of `starts` to one of `goal`,
-/// through variables in `allowed`. Empty when there is none (the value
-/// also moves through fields, which are not followed here).
-fn shortest_chain(
-    flow: &BTreeMap<u64, Vec<u64>>,
-    starts: &BTreeSet<u64>,
+/// For each variable in `allowed` from which a value flows to one of
+/// `goal` (along `back`, the flow edges by destination): its distance to
+/// the goal and the next variable on a shortest way there (itself for a
+/// goal). Breadth first from the goal, against the flow.
+fn paths_to(
+    back: &BTreeMap<u64, Vec<u64>>,
     goal: &BTreeSet<u64>,
     allowed: &BTreeSet<u64>,
-) -> Vec<u64> {
-    let mut prev: BTreeMap<u64, u64> = BTreeMap::new();
-    let mut queue: VecDeque<u64> = starts.iter().copied().collect();
-    let mut seen: BTreeSet<u64> = starts.clone();
+) -> BTreeMap<u64, (usize, u64)> {
+    let mut next: BTreeMap<u64, (usize, u64)> = goal.iter().map(|&g| (g, (0, g))).collect();
+    let mut queue: VecDeque<u64> = goal.iter().copied().collect();
     while let Some(v) = queue.pop_front() {
-        if goal.contains(&v) {
-            let mut path = vec![v];
-            let mut cur = v;
-            while let Some(&p) = prev.get(&cur) {
-                path.push(p);
-                cur = p;
-            }
-            path.reverse();
-            return path;
-        }
-        for &w in flow.get(&v).into_iter().flatten() {
-            if allowed.contains(&w) && seen.insert(w) {
-                prev.insert(w, v);
+        let d = next[&v].0;
+        for &w in back.get(&v).into_iter().flatten() {
+            if allowed.contains(&w) && !next.contains_key(&w) {
+                next.insert(w, (d + 1, v));
                 queue.push_back(w);
             }
         }
     }
-    Vec::new()
+    next
+}
+
+/// The variables from `start` to the goal of [`paths_to`]'s result.
+fn chain_from(start: u64, toward_goal: &BTreeMap<u64, (usize, u64)>) -> Vec<u64> {
+    let mut chain = vec![start];
+    let mut cur = start;
+    while let Some(&(d, n)) = toward_goal.get(&cur) {
+        if d == 0 {
+            break;
+        }
+        chain.push(n);
+        cur = n;
+    }
+    chain
 }
