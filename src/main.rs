@@ -223,8 +223,18 @@ enum Command {
         #[arg(long, default_value = "text")]
         format: CheckFormat,
     },
-    /// Export results as text.
-    #[command(subcommand)]
+    /// Export results as text: reflective targets, specification points,
+    /// any relation, the call graph.
+    ///
+    /// Each export reads a database that `refract analyze` wrote and
+    /// prints to stdout.
+    ///
+    /// Examples:
+    ///   refract export targets demo.db
+    ///   refract export specpoints demo.db
+    ///   refract export relation reach demo.db --format csv
+    ///   refract export callgraph demo.db --format dot > cg.dot
+    #[command(subcommand, verbatim_doc_comment)]
     Export(ExportCommand),
 }
 
@@ -251,6 +261,19 @@ enum ExportCommand {
     },
     /// Specification points: where strings from outside the program flow
     /// into Class.forName, with the chain of variables.
+    ///
+    /// One line per (source, site): the call that reads the string
+    /// (System.getProperty, readLine, ...), the forName or loadClass site
+    /// whose name it may become, and the variables it passes through, from
+    /// the source's result to the name argument (steps through a field go
+    /// from the stored variable to the loaded one). Only sites whose name
+    /// may be something other than a constant naming a class have them: a
+    /// specification for these sites (`refract analyze --spec`) names the
+    /// classes the input can be.
+    ///
+    /// Example:
+    ///   refract export specpoints demo.db
+    #[command(verbatim_doc_comment)]
     Specpoints {
         /// The database.
         db: PathBuf,

@@ -706,7 +706,29 @@ fn bad_specifications_and_roots_are_reported() {
         .unwrap();
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),
-        "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])>\n"
+        "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
+         (classes with a main method: Annotated, Arity, ArrayElements, Callbacks, Casts, Concatenated, \
+         ConstantForName, Constructors, Containers, CopyOf, and 20 more)\n"
+    );
+    // A near name is suggested.
+    let out = Command::new(env!("CARGO_BIN_EXE_refract"))
+        .args([
+            "analyze",
+            &classes(),
+            "--main",
+            "invoke",
+            "--jdk",
+            "none",
+            "-o",
+        ])
+        .arg(dir.path().join("x.db"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "error: --main invoke: the class path has no method <invoke: void main(java.lang.String[])> \
+         (did you mean Invoke?)\n"
     );
 }
 

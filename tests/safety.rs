@@ -281,7 +281,7 @@ fn every_variant_analyses_the_smallest_program() {
             .unwrap();
         let text = String::from_utf8_lossy(&report.stdout);
         assert!(
-            text.contains("call graph: 1 classes, 2 methods\nspecification points: 0\n"),
+            text.contains("call graph: 1 class, 2 methods\nspecification points: 0\n"),
             "{args:?}: {text}"
         );
     }

@@ -52,9 +52,10 @@ pub enum AnalysisError {
     /// The Datalog program failed (a bug in the rules, or damaged input).
     #[error(transparent)]
     Datalog(#[from] crate::datalog::error::Error),
-    /// A `--main` class has no `public static void main(String[])`.
-    #[error("--main {0}: the class path has no method <{0}: void main(java.lang.String[])>")]
-    NoMain(String),
+    /// A `--main` class has no `public static void main(String[])`: the
+    /// class, and a hint naming the application's classes that have one.
+    #[error("--main {0}: the class path has no method <{0}: void main(java.lang.String[])>{1}")]
+    NoMain(String, String),
     /// No roots were given or found.
     #[error("no entry points: pass --main CLASS or --roots library")]
     NoRoots,
@@ -77,6 +78,40 @@ pub struct AnalysisStats {
     pub roots: usize,
 }
 
+/// A hint for a `--main` class without a `main` method: the nearest of
+/// the application's classes that have one (` (did you mean Invoke?)`),
+/// or, when none is near, those classes (up to ten), or nothing.
+fn main_hint(facts: &ProgramFacts, wanted: &str) -> String {
+    let b = &facts.builder;
+    let mut mains: Vec<&str> = b
+        .declared
+        .iter()
+        .filter(|&&(_, is_library)| !is_library)
+        .filter_map(|&(t, _)| b.hierarchy.get(b.types.name(t)))
+        .filter(|node| {
+            node.methods.iter().any(|m| {
+                m.name == "main"
+                    && m.desc == "([Ljava/lang/String;)V"
+                    && m.access & access::STATIC != 0
+            })
+        })
+        .map(|node| node.name.as_str())
+        .collect();
+    mains.sort_unstable();
+    mains.dedup();
+    let near = crate::datalog::quote::did_you_mean(wanted, mains.iter().copied());
+    if !near.is_empty() || mains.is_empty() {
+        return near;
+    }
+    let shown: Vec<&str> = mains.iter().take(10).copied().collect();
+    let more = if mains.len() > shown.len() {
+        format!(", and {} more", mains.len() - shown.len())
+    } else {
+        String::new()
+    };
+    format!(" (classes with a main method: {}{more})", shown.join(", "))
+}
+
 /// The root methods of the analysis.
 pub fn roots(facts: &ProgramFacts, opts: &AnalysisOptions) -> Result<Vec<u32>, AnalysisError> {
     let b = &facts.builder;
@@ -85,7 +120,7 @@ pub fn roots(facts: &ProgramFacts, opts: &AnalysisOptions) -> Result<Vec<u32>, A
         let sig = format!("<{c}: void main(java.lang.String[])>");
         match b.methods.get(&sig) {
             Some(m) if b.hierarchy.get(c).is_some() => out.push(m),
-            _ => return Err(AnalysisError::NoMain(c.clone())),
+            _ => return Err(AnalysisError::NoMain(c.clone(), main_hint(facts, c))),
         }
     }
     if opts.library_roots {

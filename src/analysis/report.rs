@@ -89,8 +89,9 @@ pub fn render(r: &Results) -> String {
     let _ = writeln!(out);
     let _ = writeln!(
         out,
-        "call graph: {} classes, {} methods",
-        r.classes, r.methods
+        "call graph: {}, {}",
+        counted(r.classes, "class", "classes"),
+        counted(r.methods, "method", "methods")
     );
     let points: std::collections::BTreeSet<u64> = r.spec_points.iter().map(|p| p.0).collect();
     let _ = writeln!(out, "specification points: {}", points.len());
@@ -131,4 +132,9 @@ pub fn render_imprecise(db: &Database, r: &Results, limit: usize) -> String {
         let _ = writeln!(out, "{n:>8} {line}");
     }
     out
+}
+
+/// `n` with the noun that agrees with it: `1 class`, `2 classes`.
+pub fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }

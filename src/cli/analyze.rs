@@ -75,9 +75,9 @@ pub fn run_analyze(a: AnalyzeArgs) -> Result<()> {
     let mut out = stdout.lock();
     writeln!(
         out,
-        "wrote {} ({} roots; facts {:.2}s, load {:.2}s, solve {:.2}s)",
+        "wrote {} ({}; facts {:.2}s, load {:.2}s, solve {:.2}s)",
         a.output.display(),
-        stats.roots,
+        report::counted(stats.roots, "root", "roots"),
         facts_time.as_secs_f64(),
         stats.load.as_secs_f64(),
         stats.solve.as_secs_f64()
