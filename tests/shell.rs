@@ -116,6 +116,47 @@ fn shell_commands_report_their_usage_and_bad_arguments() {
     assert!(r.stdout.contains(".export R FILE [--format tsv|csv|json]"));
 }
 
+/// sqlite3's habits: `.tables` lists the relations, `.show` the settings,
+/// `.q` leaves; an unknown dot-command is an error that names the nearest
+/// command, in the shell and in a batch script alike.
+#[test]
+fn shell_takes_sqlite3_commands_and_rejects_unknown_ones() {
+    let db = fixture_db("Invoke");
+    let r = refract_with_input(
+        &["repl", &db.display().to_string()],
+        ".show\n.limit 0\n.show\n.relatoins\n.tables x\n.q\n.show\n",
+    );
+    assert_eq!(
+        r.stdout,
+        "limit: 20\ntiming: off\nlimit: 0 (all rows)\ntiming: off\n"
+    );
+    assert_eq!(
+        r.stderr,
+        "error: <stdin>:4:2: unknown directive .relatoins (did you mean .relations?)\n\
+         error: usage: .relations\n"
+    );
+    let r = refract_with_input(&["repl", &db.display().to_string()], ".tables\n");
+    assert!(r.stdout.starts_with(" relation "), "{}", r.stdout);
+    assert!(r.stdout.contains("\n IEr "), "{}", r.stdout);
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("typo.dl");
+    std::fs::write(&script, "reach(m)?\n.inclde \"x.dl\"\n").unwrap();
+    let r = refract(&[
+        "run",
+        &script.display().to_string(),
+        "--db",
+        &db.display().to_string(),
+    ]);
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stderr,
+        format!(
+            "error: {}:2:2: unknown directive .inclde (did you mean .include?)\n",
+            script.display()
+        )
+    );
+}
+
 #[test]
 fn shell_without_a_database_starts_empty() {
     let r = refract_with_input(

@@ -79,6 +79,46 @@ struct Parser {
     include_stack: Vec<PathBuf>,
 }
 
+/// Every directive name the parser accepts, and the shell's commands
+/// (which a script piped into the shell may use): the candidates of an
+/// unknown directive's "did you mean".
+const KNOWN_DIRECTIVES: &[&str] = &[
+    ".include",
+    ".basedir",
+    ".bddvarorder",
+    ".bddnodes",
+    ".bddcache",
+    ".bddminfree",
+    ".bddmaxincrease",
+    ".findbestorder",
+    ".incremental",
+    ".split_all_rules",
+    ".report_stats",
+    ".noisy",
+    ".trace",
+    ".strict",
+    ".singleignore",
+    ".dot",
+    ".bddvarbits",
+    ".bddmaxnodes",
+    ".gc",
+    ".count",
+    ".limit",
+    ".schema",
+    ".relations",
+    ".tables",
+    ".rules",
+    ".save",
+    ".export",
+    ".timing",
+    ".show",
+    ".help",
+    ".load",
+    ".quit",
+    ".exit",
+    ".q",
+];
+
 impl Parser {
     fn new(root_dir: PathBuf) -> Self {
         Parser {
@@ -183,6 +223,9 @@ impl Parser {
         }
     }
 
+    /// Reads one directive: `.include`, `.basedir` and `.bddvarorder` act;
+    /// bddbddb's tuning directives and the shell's commands are noted and
+    /// ignored; any other name is an error.
     fn directive(&mut self, toks: &[Token], dir: &Path) -> Result<()> {
         let Some(Token {
             tok: Tok::Ident(name),
@@ -235,7 +278,8 @@ impl Parser {
                 ));
                 Ok(())
             }
-            "count" | "limit" | "schema" | "relations" | "rules" | "save" | "export" | "timing" => {
+            "count" | "limit" | "schema" | "relations" | "tables" | "rules" | "save" | "export"
+            | "timing" | "show" | "help" | "load" | "quit" | "exit" | "q" => {
                 self.out.notes.push(format!(
                     "{loc}: note: .{name} is a command of the interactive shell and is ignored \
                      here (pipe the script into `refract repl DB` to run it, or mark a relation \
@@ -244,10 +288,14 @@ impl Parser {
                 Ok(())
             }
             other => {
-                self.out.notes.push(format!(
-                    "{loc}: note: unknown directive .{other} is ignored"
-                ));
-                Ok(())
+                let dotted = format!(".{other}");
+                let hint =
+                    crate::datalog::quote::did_you_mean(&dotted, KNOWN_DIRECTIVES.iter().copied());
+                Err(Error::at(
+                    loc,
+                    ErrorKind::Syntax,
+                    format!("unknown directive {dotted}{hint}"),
+                ))
             }
         }
     }

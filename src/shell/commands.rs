@@ -22,6 +22,7 @@ pub enum Command {
     Export(String, PathBuf, Option<String>),
     Limit(String),
     Timing(String),
+    Show,
     Quit,
     /// A known command with wrong arguments: its usage.
     Usage(&'static str),
@@ -39,7 +40,7 @@ pub fn parse(line: &str) -> Option<Command> {
     let arg = |k: usize| words.get(k).map(|s| s.to_string());
     let cmd = match (words[0], words.len()) {
         (".help", 1) => Command::Help,
-        (".relations", 1) => Command::Relations,
+        (".relations" | ".tables", 1) => Command::Relations,
         (".schema", 2) => Command::Schema(arg(1)?),
         (".count", 2) => Command::Count(arg(1)?),
         (".rules", 1) => Command::Rules,
@@ -51,10 +52,13 @@ pub fn parse(line: &str) -> Option<Command> {
         }
         (".limit", 2) => Command::Limit(arg(1)?),
         (".timing", 2) => Command::Timing(arg(1)?),
-        (".quit" | ".exit", 1) => Command::Quit,
+        (".show", 1) => Command::Show,
+        (".quit" | ".exit" | ".q", 1) => Command::Quit,
+        (".tables", _) => Command::Usage(usage(".relations")),
+        (".exit" | ".q", _) => Command::Usage(usage(".quit")),
         (
             c @ (".help" | ".relations" | ".schema" | ".count" | ".rules" | ".load" | ".save"
-            | ".export" | ".limit" | ".timing" | ".quit" | ".exit"),
+            | ".export" | ".limit" | ".timing" | ".show" | ".quit"),
             _,
         ) => Command::Usage(usage(c)),
         _ => return None,
@@ -180,6 +184,15 @@ impl Shell {
                 "off" => self.timing = false,
                 _ => return Err(format!(".timing {v}: expected on or off")),
             },
+            Command::Show => {
+                // `.limit 0` is stored as no limit.
+                let limit = match self.limit {
+                    usize::MAX => "0 (all rows)".to_string(),
+                    n => n.to_string(),
+                };
+                let timing = if self.timing { "on" } else { "off" };
+                writeln!(out, "limit: {limit}\ntiming: {timing}").map_err(io)?;
+            }
             Command::Quit => self.quit = true,
             Command::Usage(u) => return Err(format!("usage: {u}")),
         }

@@ -12,7 +12,10 @@ use std::sync::Arc;
 /// The shell's commands, for completion and `.help`.
 pub const COMMANDS: &[(&str, &str)] = &[
     (".help", "this list"),
-    (".relations", "every relation with its attributes and size"),
+    (
+        ".relations",
+        "every relation with its attributes and size (also .tables)",
+    ),
     (
         ".schema R",
         "the declaration of R and where its tuples come from",
@@ -30,7 +33,8 @@ pub const COMMANDS: &[(&str, &str)] = &[
     ),
     (".limit N", "rows shown per answer (0: all)"),
     (".timing on|off", "print the time of each statement"),
-    (".quit", "leave (also Ctrl-D)"),
+    (".show", "the current settings"),
+    (".quit", "leave (also .exit, .q, Ctrl-D)"),
 ];
 
 /// At most this many names are offered for one completion.
