@@ -691,42 +691,25 @@ fn bad_specifications_and_roots_are_reported() {
         )
     );
     assert!(!dir.path().join("x.db").exists());
-    let out = Command::new(env!("CARGO_BIN_EXE_refract"))
-        .args([
-            "analyze",
-            &classes(),
-            "--main",
-            "NoSuch",
-            "--jdk",
-            "none",
-            "-o",
-        ])
-        .arg(dir.path().join("x.db"))
-        .output()
-        .unwrap();
+    // A missing main class: the application's classes with a main method,
+    // or the nearest of them.
+    let missing_main = |main: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_refract"))
+            .args(["analyze", &classes(), "--main", main, "--jdk", "none", "-o"])
+            .arg(dir.path().join("x.db"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        String::from_utf8(out.stderr).unwrap()
+    };
     assert_eq!(
-        String::from_utf8(out.stderr).unwrap(),
+        missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
          (classes with a main method: Annotated, Arity, ArrayElements, Callbacks, Casts, Concatenated, \
          ConstantForName, Constructors, Containers, CopyOf, and 20 more)\n"
     );
-    // A near name is suggested.
-    let out = Command::new(env!("CARGO_BIN_EXE_refract"))
-        .args([
-            "analyze",
-            &classes(),
-            "--main",
-            "invoke",
-            "--jdk",
-            "none",
-            "-o",
-        ])
-        .arg(dir.path().join("x.db"))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
     assert_eq!(
-        String::from_utf8(out.stderr).unwrap(),
+        missing_main("invoke"),
         "error: --main invoke: the class path has no method <invoke: void main(java.lang.String[])> \
          (did you mean Invoke?)\n"
     );

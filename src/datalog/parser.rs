@@ -79,45 +79,49 @@ struct Parser {
     include_stack: Vec<PathBuf>,
 }
 
-/// Every directive name the parser accepts, and the shell's commands
-/// (which a script piped into the shell may use): the candidates of an
-/// unknown directive's "did you mean".
-const KNOWN_DIRECTIVES: &[&str] = &[
-    ".include",
-    ".basedir",
-    ".bddvarorder",
-    ".bddnodes",
-    ".bddcache",
-    ".bddminfree",
-    ".bddmaxincrease",
-    ".findbestorder",
-    ".incremental",
-    ".split_all_rules",
-    ".report_stats",
-    ".noisy",
-    ".trace",
-    ".strict",
-    ".singleignore",
-    ".dot",
-    ".bddvarbits",
-    ".bddmaxnodes",
-    ".gc",
-    ".count",
-    ".limit",
-    ".schema",
-    ".relations",
-    ".tables",
-    ".rules",
-    ".save",
-    ".export",
-    ".timing",
-    ".show",
-    ".help",
-    ".load",
-    ".quit",
-    ".exit",
-    ".q",
+/// bddbddb's tuning directives, which do not apply to refract's engine:
+/// noted and ignored.
+const TUNING_DIRECTIVES: &[&str] = &[
+    "bddnodes",
+    "bddcache",
+    "bddminfree",
+    "bddmaxincrease",
+    "findbestorder",
+    "incremental",
+    "split_all_rules",
+    "report_stats",
+    "noisy",
+    "trace",
+    "strict",
+    "singleignore",
+    "dot",
+    "bddvarbits",
+    "bddmaxnodes",
+    "gc",
 ];
+
+/// The interactive shell's commands, which a script may hold: noted and
+/// ignored outside the shell.
+const SHELL_COMMANDS: &[&str] = &[
+    "count",
+    "limit",
+    "schema",
+    "relations",
+    "tables",
+    "rules",
+    "save",
+    "export",
+    "timing",
+    "show",
+    "help",
+    "load",
+    "quit",
+    "exit",
+    "q",
+];
+
+/// The directives that act.
+const ACTING_DIRECTIVES: &[&str] = &["include", "basedir", "bddvarorder"];
 
 impl Parser {
     fn new(root_dir: PathBuf) -> Self {
@@ -270,16 +274,13 @@ impl Parser {
                 });
                 Ok(())
             }
-            "bddnodes" | "bddcache" | "bddminfree" | "bddmaxincrease" | "findbestorder"
-            | "incremental" | "split_all_rules" | "report_stats" | "noisy" | "trace" | "strict"
-            | "singleignore" | "dot" | "bddvarbits" | "bddmaxnodes" | "gc" => {
+            n if TUNING_DIRECTIVES.contains(&n) => {
                 self.out.notes.push(format!(
                     "{loc}: note: .{name} does not apply to refract's BDD engine and is ignored"
                 ));
                 Ok(())
             }
-            "count" | "limit" | "schema" | "relations" | "tables" | "rules" | "save" | "export"
-            | "timing" | "show" | "help" | "load" | "quit" | "exit" | "q" => {
+            n if SHELL_COMMANDS.contains(&n) => {
                 self.out.notes.push(format!(
                     "{loc}: note: .{name} is a command of the interactive shell and is ignored \
                      here (pipe the script into `refract repl DB` to run it, or mark a relation \
@@ -289,8 +290,13 @@ impl Parser {
             }
             other => {
                 let dotted = format!(".{other}");
+                let known: Vec<String> = [ACTING_DIRECTIVES, TUNING_DIRECTIVES, SHELL_COMMANDS]
+                    .concat()
+                    .iter()
+                    .map(|d| format!(".{d}"))
+                    .collect();
                 let hint =
-                    crate::datalog::quote::did_you_mean(&dotted, KNOWN_DIRECTIVES.iter().copied());
+                    crate::datalog::quote::did_you_mean(&dotted, known.iter().map(String::as_str));
                 Err(Error::at(
                     loc,
                     ErrorKind::Syntax,
