@@ -261,16 +261,51 @@ fn a_returned_parameter_reaches_the_call_not_the_return_variable() {
     assert_eq!(
         lines,
         [
-            " m                                                     | z",
-            "-------------------------------------------------------+---",
-            " <Callbacks$Point: java.lang.Object readResolve()>     | 0",
-            " <r.Upper: java.lang.String version(java.lang.String)> | 0",
-            "2 tuples",
+            " m                                                                  | z",
+            "--------------------------------------------------------------------+---",
+            " <Callbacks$Point: java.lang.Object readResolve()>                  | 0",
+            " <Lifted$Names: java.lang.String trimmed(java.lang.String)>         | 1",
+            " <Lifted: java.lang.String pass(java.lang.String)>                  | 0",
+            " <Lifted: java.lang.String wrap(java.lang.String)>                  | 0",
+            " <Lifted: java.lang.String viaNames(Lifted$Names,java.lang.String)> | 1",
+            " <r.Upper: java.lang.String version(java.lang.String)>              | 0",
+            "6 tuples",
             "0 tuples",
             " h",
             "-------------------",
             " <string constant>",
             "1 tuple",
+        ]
+    );
+}
+
+/// `wrap(s)` returns what `pass(s)` returns, and `pass` returns its
+/// argument (or a new string): `wrap` returns its own parameter too, and so
+/// does `viaNames`, through a virtual call of a final class's method. Each
+/// `Class.forName` sees only the name its own call passed; through the
+/// return variables, each saw all four.
+#[test]
+fn a_parameter_returned_through_a_call_reaches_only_its_own_caller() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("lifted.db");
+    let spec = empty_spec(dir.path());
+    analyze("Lifted", "points-to", &spec, &db);
+    assert_eq!(
+        refract(&["export", "targets", &db.display().to_string()]),
+        "caller_class\tcaller_method\tcaller_desc\tbci\tline\tapi\ttarget\n\
+         Lifted\tmain\t([Ljava/lang/String;)V\t5\t30\tClass.forName\tr.Upper\n\
+         Lifted\tmain\t([Ljava/lang/String;)V\t14\t31\tClass.forName\tr.Lower\n\
+         Lifted\tmain\t([Ljava/lang/String;)V\t32\t33\tClass.forName\tr.Bean\n"
+    );
+    let out = query(dir.path(), &db, "liftedReturn(i, z)?\n");
+    let lines: Vec<&str> = out.lines().skip(2).map(str::trim_end).collect();
+    assert_eq!(
+        lines,
+        [
+            " <Lifted$Names: java.lang.String trimmed(java.lang.String)>[1@L20] invokestatic <Lifted: java.lang.String wrap(java.lang.String)>                   | 0",
+            " <Lifted: java.lang.String wrap(java.lang.String)>[1@L14] invokestatic <Lifted: java.lang.String pass(java.lang.String)>                            | 0",
+            " <Lifted: java.lang.String viaNames(Lifted$Names,java.lang.String)>[2@L26] invokevirtual <Lifted$Names: java.lang.String trimmed(java.lang.String)> | 1",
+            "3 tuples",
         ]
     );
 }
@@ -706,7 +741,7 @@ fn bad_specifications_and_roots_are_reported() {
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
          (classes with a main method: Annotated, Arity, ArrayElements, Callbacks, Casts, Concatenated, \
-         ConstantForName, Constructors, Containers, CopyOf, and 20 more)\n"
+         ConstantForName, Constructors, Containers, CopyOf, and 21 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),

@@ -39,6 +39,7 @@ pub enum R {
     ParamLoad,
     ReflFormal,
     ActualParam,
+    LiftedReturn,
     Ithr,
     Mthr,
     IE0,
@@ -225,6 +226,35 @@ pub struct FactsBuilder {
     /// The concatenations with known text, by object (matched against the
     /// class path's names by [`super::partial_names`]).
     pub(super) concat_texts: Vec<(u32, Affixes)>,
+    /// The calls whose result their method only returns, with a known
+    /// callee and some of the method's parameters as arguments (see
+    /// `lift_returned_parameters`).
+    returned_calls: Vec<ReturnedCall>,
+}
+
+/// A call site as [`FactsBuilder::emit_invoke`] emitted it.
+struct EmittedCall {
+    /// The site.
+    site: u32,
+    /// Whether the call is statically bound (`IE0`).
+    direct: bool,
+    /// The method it calls, when that does not depend on the receiver's
+    /// objects: a statically bound call, or a virtual call of a final
+    /// class's or a final method.
+    bound: Option<u32>,
+}
+
+/// A call whose result its method only copies on to its return value.
+struct ReturnedCall {
+    /// The site.
+    site: u32,
+    /// The method making the call.
+    caller: u32,
+    /// The method it calls.
+    callee: u32,
+    /// `(argument position, caller's parameter position)` for the
+    /// arguments that are the caller's own parameters.
+    passed: Vec<(u32, u32)>,
 }
 
 /// The root of the exception types.
@@ -273,6 +303,7 @@ impl FactsBuilder {
             source_files: FxHashMap::default(),
             concat_heaps: Vec::new(),
             concat_texts: Vec::new(),
+            returned_calls: Vec::new(),
         };
         let object = b.types.intern("java.lang.Object");
         b.add(R::VP0, &[GLOBAL_VAR, GLOBAL_HEAP]);
@@ -728,20 +759,31 @@ impl FactsBuilder {
                         synthetic_sites - 1
                     };
                     let line = line_of(inv.bci);
-                    let direct = self.emit_invoke(m, inv, bci, line, base, g(ir.thrown), &arrays);
-                    if let Some(i) = direct {
-                        let shift = u32::from(inv.kind != InvokeKind::Static);
-                        let passed = inv.receiver.iter().map(|&r| (0, r)).chain(
-                            inv.args
-                                .iter()
-                                .enumerate()
+                    let call = self.emit_invoke(m, inv, bci, line, base, g(ir.thrown), &arrays);
+                    let Some(call) = call else {
+                        continue;
+                    };
+                    let shift = u32::from(inv.kind != InvokeKind::Static);
+                    let passed: Vec<(u32, u32)> = (inv.receiver.iter().map(|&r| (0, r)))
+                        .chain(
+                            (inv.args.iter().enumerate())
                                 .filter_map(|(k, a)| a.map(|a| (k as u32 + shift, a))),
-                        );
-                        for (z, a) in passed {
-                            if let Some(&p) = param_of.get(&a) {
-                                self.add(R::ActualParam, &[i, z, p]);
-                            }
+                        )
+                        .filter_map(|(z, a)| param_of.get(&a).map(|&p| (z, p)))
+                        .collect();
+                    if call.direct {
+                        for &(z, p) in &passed {
+                            self.add(R::ActualParam, &[call.site, z, p]);
                         }
+                    }
+                    let returned = inv.result.is_some_and(|r| ir.returned_results.contains(&r));
+                    if let (true, Some(callee), false) = (returned, call.bound, passed.is_empty()) {
+                        self.returned_calls.push(ReturnedCall {
+                            site: call.site,
+                            caller: m,
+                            callee,
+                            passed,
+                        });
                     }
                 }
                 Stmt::Concat { bci, dst, parts } => {
@@ -810,8 +852,8 @@ impl FactsBuilder {
         }
     }
 
-    /// Emits the facts of one call; returns the site when the call is
-    /// statically bound.
+    /// Emits the facts of one call; returns the site, and the method it
+    /// calls when that is known without the receiver's objects.
     #[allow(clippy::too_many_arguments)]
     fn emit_invoke(
         &mut self,
@@ -822,7 +864,7 @@ impl FactsBuilder {
         base: u32,
         thrown: u32,
         arrays: &ConstantArrays,
-    ) -> Option<u32> {
+    ) -> Option<EmittedCall> {
         let g = |v: u32| base + v;
         let (target, desc, resolved) = self.method_ref(&inv.target)?;
         let i = self.sites.len() as u32;
@@ -835,6 +877,16 @@ impl FactsBuilder {
                     .any(|e| e.id == target && e.access & access::PRIVATE != 0)
             });
         let direct = matches!(inv.kind, InvokeKind::Static | InvokeKind::Special) || private;
+        // A virtual call of a final class's method, or of a final method,
+        // dispatches to the method it names (JVMS 5.4.6), whatever the
+        // receiver.
+        let sealed = resolved
+            && self.hierarchy.get(&inv.target.class).is_some_and(|c| {
+                c.access & access::FINAL != 0
+                    || c.methods
+                        .iter()
+                        .any(|e| e.id == target && e.access & access::FINAL != 0)
+            });
         self.sites.push(SiteName {
             method: m,
             bci,
@@ -912,7 +964,11 @@ impl FactsBuilder {
         self.max_bci = self.max_bci.max(bci);
         self.max_line = self.max_line.max(line);
         self.add(R::Iloc, &[i, m, bci, line]);
-        direct.then_some(i)
+        Some(EmittedCall {
+            site: i,
+            direct,
+            bound: (direct || sealed).then_some(target),
+        })
     }
 
     /// A lambda or method reference: a synthetic class implementing the
@@ -1163,6 +1219,52 @@ impl FactsBuilder {
         self.add_reflective_formals(&all);
     }
 
+    /// Completes `returnsParam` through the calls whose result a method
+    /// only returns: when such a call's callee returns its argument `z`,
+    /// and that argument is the calling method's parameter `p`, the
+    /// calling method returns `p` too, and the call passes nothing itself
+    /// (`liftedReturn`). `String.toUpperCase(Locale)` then gives each of
+    /// its callers its own receiver, where its return variable held every
+    /// string any caller upper-cased (the names of every
+    /// `Provider.getService` reached hsqldb's `Class.forName`).
+    fn lift_returned_parameters(&mut self) {
+        if self.returned_calls.is_empty() {
+            return;
+        }
+        let mut returns: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
+        let mut todo: Vec<(u32, u32)> = Vec::new();
+        for t in self.rels[R::ReturnsParam as usize].chunks_exact(2) {
+            returns.entry(t[0]).or_default().push(t[1]);
+            todo.push((t[0], t[1]));
+        }
+        let mut calling: FxHashMap<u32, Vec<usize>> = FxHashMap::default();
+        for (k, c) in self.returned_calls.iter().enumerate() {
+            calling.entry(c.callee).or_default().push(k);
+        }
+        let mut lifted: Vec<(u32, u32)> = Vec::new();
+        while let Some((callee, z)) = todo.pop() {
+            for &k in calling.get(&callee).into_iter().flatten() {
+                let c = &self.returned_calls[k];
+                let Some(&(_, p)) = c.passed.iter().find(|(a, _)| *a == z) else {
+                    continue;
+                };
+                lifted.push((c.site, z));
+                let own = returns.entry(c.caller).or_default();
+                if !own.contains(&p) {
+                    own.push(p);
+                    todo.push((c.caller, p));
+                    self.rels[R::ReturnsParam as usize].extend_from_slice(&[c.caller, p]);
+                }
+            }
+        }
+        lifted.sort_unstable();
+        lifted.dedup();
+        for (i, z) in lifted {
+            self.add(R::LiftedReturn, &[i, z]);
+        }
+        self.returned_calls = Vec::new();
+    }
+
     /// Gives each parameter that a method's parameter stores name a copy
     /// that only reflective calls pass to (`reflFormal`), of the
     /// parameter's type, and makes the stores on these copies (in `S`): a
@@ -1215,6 +1317,7 @@ impl FactsBuilder {
     /// types, methods and fields, and the JDK's entry points.
     pub fn finish(&mut self) {
         self.lift_parameter_stores();
+        self.lift_returned_parameters();
         self.add_component_types();
         // Dispatch for every concrete class (and arrays, which dispatch as
         // Object).

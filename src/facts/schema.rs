@@ -163,6 +163,11 @@ pub const RELATIONS: &[RelationSchema] = &[
         "argument num of a statically bound call is parameter param of the calling method"
     ),
     rel!(
+        "liftedReturn",
+        [("invoke", "I"), ("num", "Z")],
+        "the callee returns argument num, which is a parameter of the calling method that the calling method returns in its place"
+    ),
+    rel!(
         "Ithr",
         [("invoke", "I"), ("variable", "V")],
         "variable receiving exceptions from a call"

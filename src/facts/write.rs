@@ -284,6 +284,7 @@ pub fn schema_matches_enum() -> bool {
         ParamLoad,
         ReflFormal,
         ActualParam,
+        LiftedReturn,
         Ithr,
         Mthr,
         IE0,

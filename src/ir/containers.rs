@@ -267,6 +267,7 @@ pub fn summary_body(mut ir: MethodIr) -> MethodIr {
         })
         .collect();
     ir.returned_params.clear();
+    ir.returned_results.clear();
     ir
 }
 

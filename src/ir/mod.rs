@@ -379,6 +379,9 @@ pub struct MethodIr {
     /// their copies into the return value taken out (see
     /// [`returned_parameters`]).
     pub returned_params: Vec<u32>,
+    /// The variables receiving a call's result that is only copied on to
+    /// the return value (see [`returned_parameters`]).
+    pub returned_results: Vec<Var>,
     /// The stores of a parameter into a parameter's field, taken out of
     /// the body (see [`parameter_fields`]).
     pub param_stores: Vec<parameter_fields::ParamStore>,

@@ -20,13 +20,24 @@
 //! out: a variable that receives the parameter and is also used otherwise
 //! (as a receiver, stored into a field) keeps it, and the return value
 //! then still receives the parameter through it.
+//!
+//! The same holds one call further down. `String.toUpperCase(Locale)`
+//! returns what `StringLatin1.toUpperCase(this, value, locale)` returns,
+//! which is that argument or a new string: the call's result is only
+//! copied on to the return value, so this pass records it
+//! ([`MethodIr::returned_results`]), and the front end lifts the callee's
+//! returned parameter to the caller's own callers when the call passes
+//! the caller's parameter there (`lift_returned_parameters` in
+//! `src/facts/extract.rs`). The new strings still flow through the return
+//! variables.
 
 use super::{MethodIr, Stmt, Var};
 use fxhash::{FxHashMap, FxHashSet};
 
 /// Takes the copies of parameters (`this` included) that only reach the
 /// return value out of the body and records those parameters, by
-/// position, in [`MethodIr::returned_params`].
+/// position, in [`MethodIr::returned_params`]; records the calls whose
+/// result only reaches the return value in [`MethodIr::returned_results`].
 pub fn split_returned_parameters(ir: &mut MethodIr) {
     let Some(ret) = ir.ret else {
         return;
@@ -44,18 +55,12 @@ pub fn split_returned_parameters(ir: &mut MethodIr) {
     let mut feeds: FxHashSet<Var> = FxHashSet::default();
     let mut todo = vec![ret];
     feeds.insert(ret);
-    let mut reached_param = false;
     while let Some(v) = todo.pop() {
         for &src in sources.get(&v).into_iter().flatten() {
-            if params.contains_key(&src) {
-                reached_param = true;
-            } else if feeds.insert(src) {
+            if !params.contains_key(&src) && feeds.insert(src) {
                 todo.push(src);
             }
         }
-    }
-    if !reached_param {
-        return;
     }
     // Of those, the ones used only to be copied on towards the return
     // value (the return value itself has no uses): the largest such set.
@@ -77,6 +82,15 @@ pub fn split_returned_parameters(ir: &mut MethodIr) {
             break;
         }
     }
+    let mut results: Vec<Var> = (ir.stmts.iter())
+        .filter_map(|s| match s {
+            Stmt::Invoke(inv) => inv.result.filter(|r| only_returned.contains(r)),
+            _ => None,
+        })
+        .collect();
+    results.sort_unstable();
+    results.dedup();
+    ir.returned_results = results;
     let mut returned: Vec<u32> = Vec::new();
     ir.stmts.retain(|s| match s {
         Stmt::Assign { dst, src } if only_returned.contains(dst) => match params.get(src) {
@@ -173,6 +187,31 @@ mod tests {
         ];
         let mut ir = ir_with(&["this", "ret", "thrown", "x"], stmts.clone());
         split_returned_parameters(&mut ir);
+        assert!(ir.returned_params.is_empty());
+        assert_eq!(ir.stmts, stmts);
+    }
+
+    #[test]
+    fn a_call_result_only_returned_is_recorded_and_stays() {
+        // return cond ? helper(this) : other; where other is also stored.
+        let call = Stmt::Invoke(crate::ir::Invoke {
+            bci: 1,
+            kind: crate::ir::InvokeKind::Static,
+            target: MemberRef {
+                class: "C".into(),
+                name: "helper".into(),
+                desc: "(LC;)Ljava/lang/Object;".into(),
+                interface: false,
+            },
+            receiver: None,
+            args: vec![Some(0)],
+            result: Some(3),
+            exception: None,
+        });
+        let stmts = vec![call, assign(1, 3)];
+        let mut ir = ir_with(&["this", "ret", "thrown", "r"], stmts.clone());
+        split_returned_parameters(&mut ir);
+        assert_eq!(ir.returned_results, [3]);
         assert!(ir.returned_params.is_empty());
         assert_eq!(ir.stmts, stmts);
     }
