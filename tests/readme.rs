@@ -1,6 +1,8 @@
-//! The README's examples run as shown. For now: the language example of
-//! "The language", run by `refract run` over small maps and inputs, and
-//! the shell session of "The database and its shell" on `SpecInput`.
+//! The README's examples run as shown: every block of `$ refract ...`
+//! commands, in order, in one directory where the repository's
+//! `fixtures`, `queries` and `tests` are at hand, each command's output
+//! compared with the lines that follow it; and the language example, run by
+//! `refract run` over small maps and inputs.
 
 mod common;
 
@@ -34,19 +36,98 @@ fn block_after(text: &str, after: &str) -> String {
     out
 }
 
-/// Runs refract in `dir` with `input` on stdin; returns stdout, after
-/// asserting success.
-fn refract(dir: &Path, args: &[&str], input: &str) -> String {
-    let run = refract_in(dir, args, input);
-    assert_eq!(run.code, 0, "refract {args:?}: {}", run.stderr);
-    run.stdout
+/// The indented code blocks that start with a `$ refract` command, with
+/// their indent removed and the README line each starts at. A block runs
+/// on through blank lines to the next line that is not indented.
+fn command_blocks(text: &str) -> Vec<(usize, Vec<String>)> {
+    let mut blocks = Vec::new();
+    let mut current: Option<(usize, Vec<String>)> = None;
+    for (k, l) in text.lines().enumerate() {
+        match (&mut current, l.strip_prefix("    ")) {
+            (Some((_, lines)), Some(code)) => lines.push(code.to_string()),
+            (Some(_), None) if l.trim().is_empty() => {
+                if let Some((_, lines)) = &mut current {
+                    lines.push(String::new());
+                }
+            }
+            (Some(_), None) => blocks.extend(current.take()),
+            (None, Some(code)) if code.starts_with("$ refract ") => {
+                current = Some((k + 1, vec![code.to_string()]))
+            }
+            (None, _) => {}
+        }
+    }
+    blocks.extend(current);
+    for (_, lines) in &mut blocks {
+        while lines.last().is_some_and(|l| l.is_empty()) {
+            lines.pop();
+        }
+    }
+    blocks
+}
+
+/// Whether an output line is what the README shows: equal, or, where the
+/// README writes `...`, anything there.
+fn matches(shown: &str, printed: &str) -> bool {
+    match shown.split_once("...") {
+        Some((start, end)) => {
+            printed.len() >= start.len() + end.len()
+                && printed.starts_with(start)
+                && printed.ends_with(end)
+        }
+        None => shown == printed,
+    }
+}
+
+#[test]
+fn every_command_block_prints_what_the_readme_shows() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for name in ["fixtures", "queries", "tests"] {
+        std::os::unix::fs::symlink(root().join(name), d.join(name)).unwrap();
+    }
+    let blocks = command_blocks(&readme());
+    assert!(blocks.len() >= 5, "{} command blocks", blocks.len());
+    for (line, block) in blocks {
+        let mut k = 0;
+        while k < block.len() {
+            let command = block[k].strip_prefix("$ refract ").unwrap_or_else(|| {
+                panic!("README.md:{}: expected a `$ refract` command", line + k)
+            });
+            let args: Vec<&str> = command.split_whitespace().collect();
+            let at = line + k;
+            k += 1;
+            let (mut typed, mut shown) = (String::new(), Vec::new());
+            while k < block.len() && !block[k].starts_with("$ ") {
+                match block[k].strip_prefix("refract> ") {
+                    Some(input) if args[0] == "repl" => {
+                        typed.push_str(input);
+                        typed.push('\n');
+                    }
+                    _ => shown.push(block[k].as_str()),
+                }
+                k += 1;
+            }
+            let run = refract_in(d, &args, &typed);
+            assert_eq!(run.code, 0, "README.md:{at}: refract {command}: {}", run.stderr);
+            let printed: Vec<&str> = run.stdout.lines().map(str::trim_end).collect();
+            let agree = printed.len() == shown.len()
+                && shown.iter().zip(&printed).all(|(s, p)| matches(s, p));
+            assert!(
+                agree,
+                "README.md:{at}: refract {command}\nthe README shows:\n{}\nit printed:\n{}",
+                shown.join("\n"),
+                printed.join("\n")
+            );
+        }
+    }
 }
 
 #[test]
 fn the_language_example_runs() {
     let program = block_after(
         &readme(),
-        "bddbddb's Datalog, so that bddbddb's programs run unmodified:",
+        "`refract run PROGRAM.datalog [-F FACTS_DIR] [-D OUT_DIR] [--stats]`.",
     );
     assert!(
         program.starts_with("# comments start with '#'"),
@@ -59,57 +140,10 @@ fn the_language_example_runs() {
     std::fs::write(d.join("heap.map"), "java.lang.String\nx\n").unwrap();
     std::fs::write(d.join("vP0.tuples"), "0\t0\n1\t1\n").unwrap();
     std::fs::write(d.join("assign.tuples"), "1\t0\n").unwrap();
+    let run = refract_in(d, &["run", "example.dl"], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(
-        refract(d, &["run", "example.dl"], ""),
+        run.stdout,
         "vP: 3 tuples\nvP(v, \"java.lang.String\")? 2 tuples\nv\na\nb\n"
     );
-}
-
-#[test]
-fn the_shell_session_prints_what_the_readme_shows() {
-    let text = readme();
-    let session = block_after(
-        &text,
-        "Errors print with their position and the shell goes on; Ctrl-C cancels a",
-    );
-    let mut lines = session.lines();
-    let analyze = lines.next().unwrap();
-    assert!(analyze.starts_with("$ refract analyze fixtures/classes/reflection --main SpecInput"));
-    assert_eq!(lines.next(), Some("$ refract repl demo.db"));
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("demo.db").display().to_string();
-    let classes = root()
-        .join("fixtures/classes/reflection")
-        .display()
-        .to_string();
-    refract(
-        root(),
-        &[
-            "analyze",
-            &classes,
-            "--main",
-            "SpecInput",
-            "--jdk",
-            "none",
-            "-q",
-            "-o",
-            &db,
-        ],
-        "",
-    );
-    // What the README types, and what it shows, in order.
-    let (mut typed, mut shown) = (String::new(), String::new());
-    for l in lines {
-        match l.strip_prefix("refract> ") {
-            Some(input) => {
-                typed.push_str(input);
-                typed.push('\n');
-            }
-            None => {
-                shown.push_str(l);
-                shown.push('\n');
-            }
-        }
-    }
-    assert_eq!(refract(root(), &["repl", &db], &typed), shown);
 }
