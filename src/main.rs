@@ -159,7 +159,7 @@ enum Command {
     ///
     /// Type Datalog: declarations `R (x:V)`, rules `R(x) :- vP(x, _).`
     /// (solved incrementally) and queries `vP(v, "<class r.Upper>")?`,
-    /// answered as tables. `.help` lists the commands (.relations, .schema R,
+    /// answered as tables. `.help` lists the commands (.relations, .schema [R],
     /// .count R, .rules, .load FILE, .save R, .export R FILE, .limit N,
     /// .timing on|off, .quit). Tab completes commands, relations and, inside
     /// quotes, names. Without a database the shell starts empty. Input that
@@ -175,6 +175,27 @@ enum Command {
         /// The history file (default: $REFRACT_HISTORY, else ~/.refract_history).
         #[arg(long)]
         history: Option<PathBuf>,
+    },
+    /// Answer Datalog statements over a database, once, and exit.
+    ///
+    /// The statements are declarations, rules and queries as the shell
+    /// takes them, one per argument (as `sqlite3 DB 'SELECT ...'` takes
+    /// SQL). Answers print as the shell prints them, in full unless
+    /// --limit is given. Exit 1 if a statement fails.
+    ///
+    /// Examples:
+    ///   refract query demo.db 'IEr(i, m)?'
+    ///   refract query demo.db 'r(m) :- IEr(_, m).' 'r(m)?' --limit 5
+    #[command(verbatim_doc_comment)]
+    Query {
+        /// The database.
+        db: PathBuf,
+        /// Datalog statements, one per argument.
+        #[arg(required = true)]
+        statements: Vec<String>,
+        /// Rows shown per answer (0: all).
+        #[arg(long, default_value_t = 0)]
+        limit: usize,
     },
     /// Print the reflection report of an analysed database.
     ///
@@ -406,6 +427,11 @@ fn run(cli: Cli) -> Result<()> {
             force,
             quiet,
         }),
+        Command::Query {
+            db,
+            statements,
+            limit,
+        } => cli::repl::query(&db, &statements.join("\n"), limit),
         Command::Report { db, imprecise } => cli::analyze::run_report(&db, imprecise),
         Command::Check {
             db,

@@ -66,6 +66,26 @@ fn command_blocks(text: &str) -> Vec<(usize, Vec<String>)> {
     blocks
 }
 
+/// A command line's words, as a shell splits them: at spaces, except
+/// inside single quotes.
+fn words(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word: Option<String> = None;
+    let mut quoted = false;
+    for c in line.chars() {
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                word.get_or_insert_with(String::new);
+            }
+            ' ' if !quoted => out.extend(word.take()),
+            _ => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    out.extend(word);
+    out
+}
+
 /// Whether an output line is what the README shows: equal, or, where the
 /// README writes `...`, anything there.
 fn matches(shown: &str, printed: &str) -> bool {
@@ -94,7 +114,8 @@ fn every_command_block_prints_what_the_readme_shows() {
             let command = block[k].strip_prefix("$ refract ").unwrap_or_else(|| {
                 panic!("README.md:{}: expected a `$ refract` command", line + k)
             });
-            let args: Vec<&str> = command.split_whitespace().collect();
+            let args = words(command);
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
             let at = line + k;
             k += 1;
             let (mut typed, mut shown) = (String::new(), Vec::new());
@@ -109,7 +130,11 @@ fn every_command_block_prints_what_the_readme_shows() {
                 k += 1;
             }
             let run = refract_in(d, &args, &typed);
-            assert_eq!(run.code, 0, "README.md:{at}: refract {command}: {}", run.stderr);
+            assert_eq!(
+                run.code, 0,
+                "README.md:{at}: refract {command}: {}",
+                run.stderr
+            );
             let printed: Vec<&str> = run.stdout.lines().map(str::trim_end).collect();
             let agree = printed.len() == shown.len()
                 && shown.iter().zip(&printed).all(|(s, p)| matches(s, p));

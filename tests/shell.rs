@@ -85,6 +85,47 @@ reflective(m)?
 reach(m)?
 "#;
 
+/// `.schema R` says what a fact means (the front end's schema), or what
+/// a derived relation means (the comment above its first rule) and which
+/// rules derive it, with their file and line in `queries/`; a pattern
+/// lists the matching declarations; `refract query` answers one command
+/// line.
+#[test]
+fn schema_describes_relations_and_query_answers_once() {
+    let db = fixture_db("Invoke");
+    let db = db.display().to_string();
+    let r = refract_with_input(
+        &["repl", &db],
+        ".schema vP0\n.schema newInstanceTargets\n.schema *Placeholder*\n.schema nosuch*\n",
+    );
+    assert_eq!(
+        r.stdout,
+        "vP0 (variable:V0, heap:H0)\n\
+         \x20 variable = new/constant heap object\n\
+         \x20 stored in vP0.bdd\n\
+         newInstanceTargets (invoke:I0, type:T0)\n\
+         \x20 stored in newInstanceTargets.bdd\n\
+         \x20 queries/reflection.dl:166: newInstanceTargets(i, t) :- apiArg(i, \"<java.lang.Class: java.lang.Object newInstance()>\", 0, v), vP(v, c), classObject(c, t), reflectiveObject(_, t).\n\
+         memberPlaceholder (invoke:I0, heap:H0)\n"
+    );
+    assert_eq!(
+        r.stderr,
+        "error: no relation matches (.tables lists them)\n"
+    );
+    let q = refract_with_input(&["query", &db, "r(m) :- IEr(_, m), reach(m).", "r(m)?"], "");
+    assert_eq!(q.code, 0, "{}", q.stderr);
+    assert_eq!(
+        q.stdout,
+        " m\n\
+         -------------------------------------------------------\n\
+         \x20<r.Upper: void <init>()>\n\
+         \x20<r.Upper: java.lang.String run(java.lang.String)>\n\
+         \x20<r.Upper: java.lang.String version(java.lang.String)>\n\
+         \x20<r.Upper: void <clinit>()>\n\
+         4 tuples\n"
+    );
+}
+
 #[test]
 fn shell_answers_piped_input_exactly() {
     let db = fixture_db("Invoke");

@@ -67,6 +67,21 @@ pub fn run_script(script: &Path, db: &Path, limit: usize, output: Option<&Path>)
     Ok(())
 }
 
+/// `refract query DB STATEMENTS`: the statements of one command line,
+/// answered as the shell answers them.
+pub fn query(db: &Path, statements: &str, limit: usize) -> Result<()> {
+    let mut session = open_session(db)?;
+    let limit = if limit == 0 { usize::MAX } else { limit };
+    let outputs = session.execute_text(statements, "<query>", 1, limit)?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for o in &outputs {
+        render(o, &mut out)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
 /// `refract export relation`.
 pub fn export_relation(relation: &str, db: &Path, format: Format) -> Result<()> {
     let mut db = Database::open(db)?;

@@ -14,7 +14,8 @@ use tabled::settings::Style;
 pub enum Command {
     Help,
     Relations,
-    Schema(String),
+    /// `.schema`, `.schema R` or `.schema PATTERN` (with `*`).
+    Schema(Option<String>),
     Count(String),
     Rules,
     Load(PathBuf),
@@ -41,7 +42,8 @@ pub fn parse(line: &str) -> Option<Command> {
     let cmd = match (words[0], words.len()) {
         (".help", 1) => Command::Help,
         (".relations" | ".tables", 1) => Command::Relations,
-        (".schema", 2) => Command::Schema(arg(1)?),
+        (".schema", 1) => Command::Schema(None),
+        (".schema", 2) => Command::Schema(arg(1)),
         (".count", 2) => Command::Count(arg(1)?),
         (".rules", 1) => Command::Rules,
         (".load", 2) => Command::Load(PathBuf::from(arg(1)?)),
@@ -99,22 +101,28 @@ impl Shell {
                 }
                 writeln!(out, "(- : stored, not loaded yet; .count R loads it)").map_err(io)?;
             }
-            Command::Schema(name) => {
+            Command::Schema(None) => self.schema_list(|_| true, out)?,
+            Command::Schema(Some(p)) if p.contains('*') => {
+                self.schema_list(|name| super::describe::matches_pattern(&p, name), out)?
+            }
+            Command::Schema(Some(name)) => {
                 let rel = self.relation(&name)?;
                 let solver = &self.session.db.solver;
                 writeln!(out, "{name} ({})", solver.prog.attributes_text(rel)).map_err(io)?;
-                let rules: Vec<&str> = solver
-                    .prog
-                    .rules
-                    .iter()
-                    .filter(|r| r.head.rel == rel)
-                    .map(|r| r.text.as_str())
-                    .collect();
+                let program = std::fs::read_to_string(self.session.db.dir.join("program.dl")).ok();
+                let described = super::describe::describe(&name, program.as_deref());
+                for line in &described.meaning {
+                    writeln!(out, "  {line}").map_err(io)?;
+                }
                 if let Some(file) = self.session.db.stored_file_of(rel) {
                     writeln!(out, "  stored in {file}").map_err(io)?;
                 }
-                for r in rules {
-                    writeln!(out, "  {r}").map_err(io)?;
+                for (at, rule) in &described.rules {
+                    writeln!(out, "  {at}: {rule}").map_err(io)?;
+                }
+                let session_rules = solver.prog.rules.iter().filter(|r| r.head.rel == rel);
+                for r in session_rules {
+                    writeln!(out, "  {}", r.text).map_err(io)?;
                 }
             }
             Command::Count(name) => {
@@ -195,6 +203,25 @@ impl Shell {
             }
             Command::Quit => self.quit = true,
             Command::Usage(u) => return Err(format!("usage: {u}")),
+        }
+        Ok(())
+    }
+
+    /// `.schema` over several relations: one declaration per line, for
+    /// the relations whose names `keep` accepts.
+    fn schema_list(&self, keep: impl Fn(&str) -> bool, out: &mut dyn Write) -> Result<(), String> {
+        let io = |e: std::io::Error| e.to_string();
+        let prog = &self.session.db.solver.prog;
+        let mut shown = 0;
+        for (k, r) in prog.relations.iter().enumerate() {
+            if r.name.contains('@') || !keep(&r.name) {
+                continue;
+            }
+            writeln!(out, "{} ({})", r.name, prog.attributes_text(k)).map_err(io)?;
+            shown += 1;
+        }
+        if shown == 0 {
+            return Err("no relation matches (.tables lists them)".to_string());
         }
         Ok(())
     }

@@ -17,8 +17,8 @@ pub const COMMANDS: &[(&str, &str)] = &[
         "every relation with its attributes and size (also .tables)",
     ),
     (
-        ".schema R",
-        "the declaration of R and where its tuples come from",
+        ".schema [R|PATTERN]",
+        "R's declaration, meaning and rules; with * in PATTERN, or none, a list",
     ),
     (".count R", "the exact number of tuples of R"),
     (".rules", "the rules added in this session"),

@@ -11,6 +11,7 @@
 
 mod commands;
 pub mod complete;
+mod describe;
 pub mod input;
 
 use crate::session::{Output, Session};
