@@ -126,6 +126,64 @@ fn schema_describes_relations_and_query_answers_once() {
     );
 }
 
+/// sqlite3's output settings: `.mode` csv, line and json (a cut answer
+/// noted on stderr), `.headers off`, `.once` and `.output` into new files,
+/// `.show` with every setting; a file the session did not create is never
+/// overwritten.
+#[test]
+fn output_modes_and_redirection_print_as_sqlite3_does() {
+    let db = fixture_db("Invoke").display().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("notes.txt"), "mine\n").unwrap();
+    let init = "\"<r.Upper: void <init>()>\"";
+    let input = format!(
+        ".mode csv\nIEr(i, m)?\n.mode line\nIEr(i, {init})?\n.mode json\n.limit 1\nIEr(i, m)?\n\
+         .limit 0\n.mode tsv\n.headers off\n.once once.tsv\nIEr(i, {init})?\n\
+         .output out.txt\n.count vP\nreach({init})?\n.output\n.once notes.txt\n.show\n"
+    );
+    let r = refract_in(d, &["repl", &db], &input);
+    let site =
+        |bci: &str, rest: &str| format!("<Invoke: void main(java.lang.String[])>[{bci}] {rest}");
+    let new_instance = site(
+        "7@L7",
+        "invokevirtual <java.lang.Class: java.lang.Object newInstance()>",
+    );
+    let invoke = "invokevirtual <java.lang.reflect.Method: java.lang.Object invoke(java.lang.Object,java.lang.Object[])>";
+    assert_eq!(
+        r.stdout,
+        format!(
+            "i,m\n\
+             {},<r.Upper: void <clinit>()>\n\
+             {new_instance},<r.Upper: void <init>()>\n\
+             \"{}\",<r.Upper: java.lang.String run(java.lang.String)>\n\
+             \"{}\",<r.Upper: java.lang.String version(java.lang.String)>\n\
+             i = {new_instance}\n\
+             [\n  {{\"i\": \"{}\", \"m\": \"<r.Upper: void <clinit>()>\"}}\n]\n\
+             limit: 0 (all rows)\ntiming: off\nmode: tsv\nheaders: off\noutput: stdout\n",
+            site(
+                "2@L6",
+                "invokestatic <java.lang.Class: java.lang.Class forName(java.lang.String)>"
+            ),
+            site("38@L9", invoke),
+            site("72@L11", invoke),
+            site(
+                "2@L6",
+                "invokestatic <java.lang.Class: java.lang.Class forName(java.lang.String)>"
+            ),
+        )
+    );
+    assert_eq!(
+        r.stderr,
+        "note: 3 more rows left out (.limit 0 for all)\n\
+         error: notes.txt exists: the shell writes only files it created (remove it or choose another name)\n"
+    );
+    let read = |f: &str| std::fs::read_to_string(d.join(f)).unwrap();
+    assert_eq!(read("once.tsv"), format!("{new_instance}\n"));
+    assert_eq!(read("out.txt"), "vP: 28 tuples\nyes\n");
+    assert_eq!(read("notes.txt"), "mine\n");
+}
+
 #[test]
 fn shell_answers_piped_input_exactly() {
     let db = fixture_db("Invoke");
@@ -169,7 +227,8 @@ fn shell_takes_sqlite3_commands_and_rejects_unknown_ones() {
     );
     assert_eq!(
         r.stdout,
-        "limit: 20\ntiming: off\nlimit: 0 (all rows)\ntiming: off\n"
+        "limit: 20\ntiming: off\nmode: table\nheaders: on\noutput: stdout\n\
+         limit: 0 (all rows)\ntiming: off\nmode: table\nheaders: on\noutput: stdout\n"
     );
     assert_eq!(
         r.stderr,

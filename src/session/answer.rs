@@ -81,6 +81,12 @@ impl Answer {
     /// of the rows left out, and the tuple count. A query without
     /// variables prints `yes` or `no`.
     pub fn render(&self, out: &mut dyn Write) -> io::Result<()> {
+        self.render_table(true, out)
+    }
+
+    /// [`render`](Self::render), with or without the column names and
+    /// the rule under them.
+    fn render_table(&self, headers: bool, out: &mut dyn Write) -> io::Result<()> {
         let plural = |n: &BigUint| if *n == BigUint::from(1u32) { "" } else { "s" };
         if self.columns.is_empty() {
             let yes = self.total > BigUint::from(0u32);
@@ -95,10 +101,12 @@ impl Answer {
                 }
                 Ok(())
             })?;
-            let columns: Vec<&str> = self.columns.iter().map(String::as_str).collect();
-            write_row(out, &columns, &widths)?;
-            let rule: Vec<String> = widths.iter().map(|w| "-".repeat(w + 2)).collect();
-            writeln!(out, "{}", rule.join("+"))?;
+            if headers {
+                let columns: Vec<&str> = self.columns.iter().map(String::as_str).collect();
+                write_row(out, &columns, &widths)?;
+                let rule: Vec<String> = widths.iter().map(|w| "-".repeat(w + 2)).collect();
+                writeln!(out, "{}", rule.join("+"))?;
+            }
             let mut cells: Vec<std::borrow::Cow<'_, str>> = Vec::new();
             self.for_each_row(&mut |t| {
                 cells.clear();
@@ -117,6 +125,126 @@ impl Answer {
             )?;
         }
         writeln!(out, "{} tuple{}", self.total, plural(&self.total))
+    }
+}
+
+/// How an answer prints (the shell's `.mode`, as sqlite3's).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mode {
+    /// A psql-style table with the count below it.
+    #[default]
+    Table,
+    /// Comma-separated, fields quoted as RFC 4180 needs.
+    Csv,
+    /// Tab-separated.
+    Tsv,
+    /// A JSON array of objects keyed by column.
+    Json,
+    /// One `column = value` line per cell, a blank line between rows.
+    Line,
+}
+
+impl Mode {
+    /// The mode's name, as `.mode` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Table => "table",
+            Mode::Csv => "csv",
+            Mode::Tsv => "tsv",
+            Mode::Json => "json",
+            Mode::Line => "line",
+        }
+    }
+}
+
+impl std::str::FromStr for Mode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "table" => Ok(Mode::Table),
+            "csv" => Ok(Mode::Csv),
+            "tsv" | "tabs" => Ok(Mode::Tsv),
+            "json" => Ok(Mode::Json),
+            "line" => Ok(Mode::Line),
+            _ => Err(format!("unknown mode {s} (table, csv, tsv, json or line)")),
+        }
+    }
+}
+
+impl Answer {
+    /// Prints the answer in `mode`; `headers` says whether the column
+    /// names head a table, CSV or TSV. The machine-readable modes print
+    /// the rows shown and nothing else: the rows `.limit` left out are
+    /// counted in the return value, for a note elsewhere. A query
+    /// without variables prints `yes` or `no` in every mode.
+    pub fn render_in(&self, mode: Mode, headers: bool, out: &mut dyn Write) -> io::Result<BigUint> {
+        let shown = BigUint::from(self.shown());
+        let left = if shown < self.total {
+            &self.total - &shown
+        } else {
+            BigUint::from(0u32)
+        };
+        if mode == Mode::Table {
+            self.render_table(headers, out)?;
+            return Ok(BigUint::from(0u32));
+        }
+        if self.columns.is_empty() {
+            let yes = self.total > BigUint::from(0u32);
+            writeln!(out, "{}", if yes { "yes" } else { "no" })?;
+            return Ok(left);
+        }
+        let columns: Vec<&str> = self.columns.iter().map(String::as_str).collect();
+        let sep = if mode == Mode::Csv { "," } else { "\t" };
+        let field = |s: &str| match mode {
+            Mode::Csv => crate::export::relation::csv_field(s),
+            _ => s.replace(['\t', '\n'], " "),
+        };
+        if headers && matches!(mode, Mode::Csv | Mode::Tsv) {
+            let head: Vec<String> = columns.iter().map(|c| field(c)).collect();
+            writeln!(out, "{}", head.join(sep))?;
+        }
+        if mode == Mode::Json {
+            out.write_all(b"[")?;
+        }
+        let mut n = 0u64;
+        let width = columns.iter().map(|c| c.chars().count()).max().unwrap_or(0);
+        self.for_each_row(&mut |t| {
+            let cells: Vec<std::borrow::Cow<'_, str>> = t
+                .iter()
+                .enumerate()
+                .map(|(col, &v)| self.cell(col, v))
+                .collect();
+            match mode {
+                Mode::Json => {
+                    let fields: Vec<String> = (columns.iter().zip(&cells))
+                        .map(|(c, v)| {
+                            let json = crate::export::relation::json_string;
+                            format!("{}: {}", json(c), json(v))
+                        })
+                        .collect();
+                    let lead = if n == 0 { "\n  " } else { ",\n  " };
+                    write!(out, "{lead}{{{}}}", fields.join(", "))?;
+                }
+                Mode::Line => {
+                    if n > 0 {
+                        writeln!(out)?;
+                    }
+                    for (c, v) in columns.iter().zip(&cells) {
+                        writeln!(out, "{c:>width$} = {v}")?;
+                    }
+                }
+                _ => {
+                    let row: Vec<String> = cells.iter().map(|c| field(c)).collect();
+                    writeln!(out, "{}", row.join(sep))?;
+                }
+            }
+            n += 1;
+            Ok(())
+        })?;
+        if mode == Mode::Json {
+            out.write_all(if n == 0 { b"]\n" } else { b"\n]\n" })?;
+        }
+        Ok(left)
     }
 }
 

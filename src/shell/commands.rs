@@ -24,6 +24,14 @@ pub enum Command {
     Limit(String),
     Timing(String),
     Show,
+    /// `.mode table|csv|tsv|json|line`.
+    Mode(String),
+    /// `.headers on|off`.
+    Headers(String),
+    /// `.output FILE`, or `.output` back to stdout.
+    Output(Option<PathBuf>),
+    /// `.once FILE`: the next statement's output only.
+    Once(PathBuf),
     Quit,
     /// A known command with wrong arguments: its usage.
     Usage(&'static str),
@@ -55,12 +63,18 @@ pub fn parse(line: &str) -> Option<Command> {
         (".limit", 2) => Command::Limit(arg(1)?),
         (".timing", 2) => Command::Timing(arg(1)?),
         (".show", 1) => Command::Show,
+        (".mode", 2) => Command::Mode(arg(1)?),
+        (".headers", 2) => Command::Headers(arg(1)?),
+        (".output", 1) => Command::Output(None),
+        (".output", 2) => Command::Output(arg(1).map(PathBuf::from)),
+        (".once", 2) => Command::Once(PathBuf::from(arg(1)?)),
         (".quit" | ".exit" | ".q", 1) => Command::Quit,
         (".tables", _) => Command::Usage(usage(".relations")),
         (".exit" | ".q", _) => Command::Usage(usage(".quit")),
         (
             c @ (".help" | ".relations" | ".schema" | ".count" | ".rules" | ".load" | ".save"
-            | ".export" | ".limit" | ".timing" | ".show" | ".quit"),
+            | ".export" | ".limit" | ".timing" | ".show" | ".mode" | ".headers" | ".output"
+            | ".once" | ".quit"),
             _,
         ) => Command::Usage(usage(c)),
         _ => return None,
@@ -173,8 +187,7 @@ impl Shell {
                     },
                 };
                 let rel = self.relation(&name)?;
-                let f =
-                    std::fs::File::create(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+                let f = self.create_file(&file)?;
                 let mut w = std::io::BufWriter::new(f);
                 let n = write_relation(&self.session.db.solver, rel, format, &mut w)
                     .and_then(|n| w.flush().map(|_| n))
@@ -198,8 +211,34 @@ impl Shell {
                     usize::MAX => "0 (all rows)".to_string(),
                     n => n.to_string(),
                 };
-                let timing = if self.timing { "on" } else { "off" };
-                writeln!(out, "limit: {limit}\ntiming: {timing}").map_err(io)?;
+                let on_off = |b: bool| if b { "on" } else { "off" };
+                let output = match &self.output {
+                    Some((path, _)) => path.display().to_string(),
+                    None => "stdout".to_string(),
+                };
+                writeln!(
+                    out,
+                    "limit: {limit}\ntiming: {}\nmode: {}\nheaders: {}\noutput: {output}",
+                    on_off(self.timing),
+                    self.mode.name(),
+                    on_off(self.headers)
+                )
+                .map_err(io)?;
+            }
+            Command::Mode(m) => self.mode = m.parse()?,
+            Command::Headers(v) => match v.as_str() {
+                "on" => self.headers = true,
+                "off" => self.headers = false,
+                _ => return Err(format!(".headers {v}: expected on or off")),
+            },
+            Command::Output(None) => self.output = None,
+            Command::Output(Some(path)) => {
+                let f = self.create_file(&path)?;
+                self.output = Some((path, f));
+            }
+            Command::Once(path) => {
+                let f = self.create_file(&path)?;
+                self.once = Some((path, f));
             }
             Command::Quit => self.quit = true,
             Command::Usage(u) => return Err(format!("usage: {u}")),
@@ -224,6 +263,30 @@ impl Shell {
             return Err("no relation matches (.tables lists them)".to_string());
         }
         Ok(())
+    }
+
+    /// Creates `path` for writing. A file that exists is written again
+    /// only if this session created it: the shell never overwrites what
+    /// it did not make.
+    fn create_file(&mut self, path: &std::path::Path) -> Result<std::fs::File, String> {
+        let ours = self.created.contains(path);
+        let file = if ours {
+            std::fs::File::create(path)
+        } else {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(path)
+        };
+        let file = file.map_err(|e| match e.kind() {
+            std::io::ErrorKind::AlreadyExists => format!(
+                "{} exists: the shell writes only files it created (remove it or choose another name)",
+                path.display()
+            ),
+            _ => format!("{}: {e}", path.display()),
+        })?;
+        self.created.insert(path.to_path_buf());
+        Ok(file)
     }
 
     /// A relation by name, loaded.

@@ -34,6 +34,13 @@ pub const COMMANDS: &[(&str, &str)] = &[
     (".limit N", "rows shown per answer (0: all)"),
     (".timing on|off", "print the time of each statement"),
     (".show", "the current settings"),
+    (".mode table|csv|tsv|json|line", "how answers print"),
+    (".headers on|off", "column names above tables, CSV and TSV"),
+    (
+        ".output [FILE]",
+        "send output to FILE (a new file), or back to stdout",
+    ),
+    (".once FILE", "send the next statement's output to FILE"),
     (".quit", "leave (also .exit, .q, Ctrl-D)"),
 ];
 

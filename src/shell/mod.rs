@@ -14,6 +14,7 @@ pub mod complete;
 mod describe;
 pub mod input;
 
+use crate::session::answer::Mode;
 use crate::session::{Output, Session};
 use complete::ShellHelper;
 use rustyline::error::ReadlineError;
@@ -33,6 +34,18 @@ pub struct Shell {
     pub limit: usize,
     /// Print each statement's time.
     pub timing: bool,
+    /// How answers print (`.mode`).
+    pub mode: Mode,
+    /// Whether tables, CSV and TSV start with the column names
+    /// (`.headers`).
+    pub headers: bool,
+    /// Where output goes instead of stdout (`.output FILE`).
+    output: Option<(PathBuf, std::fs::File)>,
+    /// Where the next statement's output goes (`.once FILE`).
+    once: Option<(PathBuf, std::fs::File)>,
+    /// The files this session created, which `.output`, `.once` and
+    /// `.export` may write again; any other existing file is refused.
+    created: std::collections::HashSet<PathBuf>,
     /// Where input lines are counted from, for error positions.
     source: String,
     /// Lines read so far.
@@ -49,6 +62,11 @@ impl Shell {
             session,
             limit: DEFAULT_LIMIT,
             timing: false,
+            mode: Mode::Table,
+            headers: true,
+            output: None,
+            once: None,
+            created: Default::default(),
             source: "<stdin>".into(),
             line: 0,
             failed: false,
@@ -136,22 +154,43 @@ impl Shell {
             return Ok(());
         }
         let start = std::time::Instant::now();
-        let result = if let Some(cmd) = commands::parse(trimmed) {
-            self.command(cmd, out)
-        } else {
-            match self
+        let cmd = commands::parse(trimmed);
+        // `.output` and `.once` choose where later output goes; any other
+        // statement writes there.
+        let redirects = matches!(
+            cmd,
+            Some(commands::Command::Output(_) | commands::Command::Once(_))
+        );
+        let mut once = if redirects { None } else { self.once.take() };
+        let mut output = if redirects { None } else { self.output.take() };
+        let sink: &mut dyn Write = match (&mut once, &mut output) {
+            (Some((_, f)), _) | (None, Some((_, f))) => f,
+            (None, None) => out,
+        };
+        let result = match cmd {
+            Some(cmd) => self.command(cmd, sink),
+            None => match self
                 .session
                 .execute_text(text, &self.source, first_line, self.limit)
             {
                 Ok(outputs) => {
+                    let mut left_out = num_bigint::BigUint::from(0u32);
                     for o in outputs {
-                        render(&o, out)?;
+                        left_out += render_with(&o, self.mode, self.headers, sink)?;
+                    }
+                    if left_out > num_bigint::BigUint::from(0u32) {
+                        sink.flush()?;
+                        eprintln!("note: {left_out} more rows left out (.limit 0 for all)");
                     }
                     Ok(())
                 }
                 Err(e) => Err(e.to_string()),
-            }
+            },
         };
+        sink.flush()?;
+        if !redirects {
+            self.output = output;
+        }
         if let Err(msg) = result {
             self.failed = true;
             out.flush()?;
@@ -161,6 +200,21 @@ impl Shell {
             writeln!(out, "time: {:.3}s", start.elapsed().as_secs_f64())?;
         }
         out.flush()
+    }
+}
+
+/// Prints one output of a statement in `mode`; returns how many rows of
+/// an answer `.limit` left out where the mode has no room to say so.
+pub fn render_with(
+    o: &Output,
+    mode: Mode,
+    headers: bool,
+    out: &mut dyn Write,
+) -> io::Result<num_bigint::BigUint> {
+    match o {
+        Output::Answer(a) => a.render_in(mode, headers, out),
+        Output::Tuples(a) if mode != Mode::Table => a.render_in(mode, headers, out),
+        _ => render(o, out).map(|()| num_bigint::BigUint::from(0u32)),
     }
 }
 
