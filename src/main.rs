@@ -268,7 +268,8 @@ enum ExportCommand {
     /// where target is a binary class name, `Decl.name(desc)ret` for methods
     /// and constructors, or `Decl.field`. With --format spec, the paper's
     /// Fig. 3 form: `method() @ bci File.java:line => target`. Both forms
-    /// are accepted back by `refract analyze --spec`.
+    /// are accepted back by `refract analyze --spec`. With --format json,
+    /// an array of objects with the TSV's columns (bci and line numbers).
     ///
     /// Example:
     ///   refract export targets demo.db > demo.spec
@@ -276,7 +277,7 @@ enum ExportCommand {
     Targets {
         /// The database.
         db: PathBuf,
-        /// tsv (default) or spec.
+        /// tsv (default), json or spec.
         #[arg(long, default_value = "tsv")]
         format: TargetFormat,
     },
@@ -352,6 +353,7 @@ pub enum CheckFormat {
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum TargetFormat {
     Tsv,
+    Json,
     Spec,
 }
 
@@ -440,7 +442,12 @@ fn run(cli: Cli) -> Result<()> {
             format,
         } => cli::analyze::run_check(&db, &traces, min_recall, format),
         Command::Export(ExportCommand::Targets { db, format }) => {
-            cli::analyze::run_export_targets(&db, format == TargetFormat::Spec)
+            let format = match format {
+                TargetFormat::Tsv => cli::analyze::TargetsAs::Tsv,
+                TargetFormat::Json => cli::analyze::TargetsAs::Json,
+                TargetFormat::Spec => cli::analyze::TargetsAs::Spec,
+            };
+            cli::analyze::run_export_targets(&db, format)
         }
         Command::Export(ExportCommand::Specpoints { db }) => {
             cli::analyze::run_export_specpoints(&db)

@@ -297,6 +297,29 @@ fn a_parameter_returned_through_a_call_reaches_only_its_own_caller() {
          Lifted\tmain\t([Ljava/lang/String;)V\t14\t31\tClass.forName\tr.Lower\n\
          Lifted\tmain\t([Ljava/lang/String;)V\t32\t33\tClass.forName\tr.Bean\n"
     );
+    // The same as JSON, the numbers as numbers.
+    let row = |bci: u32, line: u32, target: &str| {
+        format!(
+            "  {{\"caller_class\": \"Lifted\", \"caller_method\": \"main\", \
+             \"caller_desc\": \"([Ljava/lang/String;)V\", \"bci\": {bci}, \"line\": {line}, \
+             \"api\": \"Class.forName\", \"target\": \"{target}\"}}"
+        )
+    };
+    assert_eq!(
+        refract(&[
+            "export",
+            "targets",
+            &db.display().to_string(),
+            "--format",
+            "json"
+        ]),
+        format!(
+            "[\n{},\n{},\n{}\n]\n",
+            row(5, 30, "r.Upper"),
+            row(14, 31, "r.Lower"),
+            row(32, 33, "r.Bean")
+        )
+    );
     let out = query(dir.path(), &db, "liftedReturn(i, z)?\n");
     let lines: Vec<&str> = out.lines().skip(2).map(str::trim_end).collect();
     assert_eq!(

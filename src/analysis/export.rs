@@ -9,6 +9,34 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 /// The header of the TSV export.
 pub const HEADER: &str = "caller_class\tcaller_method\tcaller_desc\tbci\tline\tapi\ttarget";
 
+/// The targets as a JSON array of objects keyed by [`HEADER`]'s columns,
+/// `bci` and `line` as numbers: one object per line of
+/// [`targets_tsv`].
+pub fn targets_json(lines: &[String]) -> String {
+    use crate::export::relation::json_string;
+    let columns: Vec<&str> = HEADER.split('\t').collect();
+    let objects: Vec<String> = lines
+        .iter()
+        .map(|l| {
+            let fields: Vec<String> = (columns.iter().zip(l.split('\t')))
+                .map(|(c, v)| {
+                    let value = match (*c, v.parse::<u64>()) {
+                        ("bci" | "line", Ok(n)) => n.to_string(),
+                        _ => json_string(v),
+                    };
+                    format!("{}: {value}", json_string(c))
+                })
+                .collect();
+            format!("  {{{}}}", fields.join(", "))
+        })
+        .collect();
+    if objects.is_empty() {
+        "[]\n".to_string()
+    } else {
+        format!("[\n{}\n]\n", objects.join(",\n"))
+    }
+}
+
 /// One line per (site, target): TSV with [`HEADER`]'s columns.
 pub fn targets_tsv(db: &Database, r: &Results) -> Vec<String> {
     let mut out: Vec<(String, String, String, u64, u64, &str, String)> = Vec::new();

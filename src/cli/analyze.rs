@@ -108,24 +108,43 @@ pub fn run_report(db: &Path, imprecise: Option<usize>) -> Result<()> {
     Ok(())
 }
 
-/// `refract export targets DB [--format tsv|spec]`.
-pub fn run_export_targets(db: &Path, spec_format: bool) -> Result<()> {
+/// `refract export targets DB [--format tsv|json|spec]`.
+pub fn run_export_targets(db: &Path, format: TargetsAs) -> Result<()> {
     let mut db = open(db)?;
     let r = results::read(&mut db)?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    if spec_format {
-        for l in export::targets_spec(&db, &r) {
-            writeln!(out, "{l}")?;
+    match format {
+        TargetsAs::Spec => {
+            for l in export::targets_spec(&db, &r) {
+                writeln!(out, "{l}")?;
+            }
         }
-    } else {
-        writeln!(out, "{}", export::HEADER)?;
-        for l in export::targets_tsv(&db, &r) {
-            writeln!(out, "{l}")?;
+        TargetsAs::Tsv => {
+            writeln!(out, "{}", export::HEADER)?;
+            for l in export::targets_tsv(&db, &r) {
+                writeln!(out, "{l}")?;
+            }
         }
+        TargetsAs::Json => write!(
+            out,
+            "{}",
+            export::targets_json(&export::targets_tsv(&db, &r))
+        )?,
     }
     out.flush()?;
     Ok(())
+}
+
+/// How `refract export targets` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TargetsAs {
+    /// TSV with a header.
+    Tsv,
+    /// A JSON array of objects.
+    Json,
+    /// Specification lines.
+    Spec,
 }
 
 /// `refract export specpoints DB`.
