@@ -55,12 +55,22 @@ pub fn split_returned_parameters(ir: &mut MethodIr) {
     let mut feeds: FxHashSet<Var> = FxHashSet::default();
     let mut todo = vec![ret];
     feeds.insert(ret);
+    let mut reached_param = false;
     while let Some(v) = todo.pop() {
         for &src in sources.get(&v).into_iter().flatten() {
-            if !params.contains_key(&src) && feeds.insert(src) {
+            if params.contains_key(&src) {
+                reached_param = true;
+            } else if feeds.insert(src) {
                 todo.push(src);
             }
         }
+    }
+    // Nothing to split or record: no parameter and no call's result is
+    // copied into the return value.
+    let feeds_result =
+        |s: &Stmt| matches!(s, Stmt::Invoke(inv) if inv.result.is_some_and(|r| feeds.contains(&r)));
+    if !reached_param && !ir.stmts.iter().any(feeds_result) {
+        return;
     }
     // Of those, the ones used only to be copied on towards the return
     // value (the return value itself has no uses): the largest such set.

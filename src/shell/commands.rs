@@ -82,6 +82,15 @@ pub fn parse(line: &str) -> Option<Command> {
     Some(cmd)
 }
 
+/// The value of a setting that is `on` or `off`.
+fn on_off(command: &str, value: &str) -> Result<bool, String> {
+    match value {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(format!("{command} {value}: expected on or off")),
+    }
+}
+
 impl Shell {
     /// Runs a command; an `Err` is the message to print.
     pub(super) fn command(&mut self, cmd: Command, out: &mut dyn Write) -> Result<(), String> {
@@ -200,11 +209,7 @@ impl Shell {
                     .map_err(|_| format!(".limit {n}: expected a number of rows (0: all)"))?;
                 self.limit = if n == 0 { usize::MAX } else { n };
             }
-            Command::Timing(v) => match v.as_str() {
-                "on" => self.timing = true,
-                "off" => self.timing = false,
-                _ => return Err(format!(".timing {v}: expected on or off")),
-            },
+            Command::Timing(v) => self.timing = on_off(".timing", &v)?,
             Command::Show => {
                 // `.limit 0` is stored as no limit.
                 let limit = match self.limit {
@@ -226,11 +231,7 @@ impl Shell {
                 .map_err(io)?;
             }
             Command::Mode(m) => self.mode = m.parse()?,
-            Command::Headers(v) => match v.as_str() {
-                "on" => self.headers = true,
-                "off" => self.headers = false,
-                _ => return Err(format!(".headers {v}: expected on or off")),
-            },
+            Command::Headers(v) => self.headers = on_off(".headers", &v)?,
             Command::Output(None) => self.output = None,
             Command::Output(Some(path)) => {
                 let f = self.create_file(&path)?;
