@@ -2,7 +2,8 @@
 # Drives `refract repl` in tmux as a person would: types queries with
 # send-keys and checks the captured screen. Covers the prompt, a query
 # answered as a table, tab completion of a command, a relation and a
-# quoted name, a rule typed over two lines, an error that the shell
+# quoted name, a rule typed over two lines at the continuation prompt,
+# Ctrl-C dropping an unfinished statement, an error that the shell
 # survives, Ctrl-C cancelling a long evaluation, the history file, and
 # Ctrl-D leaving.
 #
@@ -72,11 +73,21 @@ tmux send-keys -t "$session" Enter
 wait_for 'reach\("<r.Upper: java.lang.String run\(java.lang.String\)>"\)\?'
 wait_for '^yes$'
 
-# A rule typed over two lines, then used.
+# A rule typed over two lines, the second at the continuation prompt,
+# then used.
 type_line 'plain(m) :- reach(m),'
+wait_for '^   \.\.\.>$'
 type_line '    !IEr(_, m).'
 type_line '.count plain'
 wait_for '^plain: 3 tuples$'
+
+# Ctrl-C drops a statement that is not finished.
+type_line 'reach(m'
+wait_for '^   \.\.\.>$'
+tmux send-keys -t "$session" C-c
+wait_for '^\(statement dropped\)$'
+type_line '.count IEr'
+wait_for '^IEr: 4 tuples$'
 
 # An error is shown with its position, and the shell goes on.
 type_line 'nosuch(x)?'

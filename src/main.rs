@@ -31,14 +31,16 @@ enum Command {
     /// queries (`body?`) are printed.
     ///
     /// With --db, the script runs over a database written by `refract facts`
-    /// or `refract analyze`: its relations are all available, and queries
-    /// print exactly as in `refract repl`. The first error stops the run
-    /// (exit 1).
+    /// or `refract analyze`, exactly as if piped into `refract repl DB`:
+    /// every relation is available, shell commands (.count R, .export R
+    /// FILE, ...) run, and answers print in full unless --limit is given.
+    /// An error is printed with its line and the script goes on; the exit
+    /// code is 1 if any statement failed. --bail stops at the first error.
     ///
     /// Examples:
     ///   refract run tests/data/bddbddb/c_pa.datalog
     ///   refract run pa.datalog -F facts/ -D out/ --stats
-    ///   refract run queries/unresolved-sites.dl --db demo.db
+    ///   refract run queries/unresolved-sites.dl --db demo.db --bail
     #[command(verbatim_doc_comment)]
     Run {
         /// The Datalog program or script.
@@ -49,6 +51,10 @@ enum Command {
         /// Rows shown per query answer with --db (0: all).
         #[arg(long, default_value_t = 0)]
         limit: usize,
+        /// With --db, stop at the first statement that fails (sqlite3's
+        /// -bail).
+        #[arg(long)]
+        bail: bool,
         /// Directory of input relations (R.facts, R.tuples, R.bdd).
         #[arg(short = 'F', long = "facts")]
         facts: Option<PathBuf>,
@@ -159,11 +165,13 @@ enum Command {
     ///
     /// Type Datalog: declarations `R (x:V)`, rules `R(x) :- vP(x, _).`
     /// (solved incrementally) and queries `vP(v, "<class r.Upper>")?`,
-    /// answered as tables. `.help` lists the commands (.relations, .schema [R],
-    /// .count R, .rules, .load FILE, .save R, .export R FILE, .limit N,
-    /// .timing on|off, .quit). Tab completes commands, relations and, inside
-    /// quotes, names. Without a database the shell starts empty. Input that
-    /// is not a terminal is read as a script, with the same output.
+    /// answered as tables. A statement goes on over lines while a
+    /// parenthesis is open (prompt `...>`; Ctrl-C drops it). `.help` lists
+    /// the commands (.tables, .schema [R], .count R, .rules, .drop, .load
+    /// FILE, .export R FILE, .mode, .output FILE, .limit N, .show, .quit).
+    /// Tab completes commands, relations and, inside quotes, names. Without
+    /// a database the shell starts empty. Input that is not a terminal is
+    /// read as a script, as `refract run SCRIPT --db DB` reads one.
     ///
     /// Examples:
     ///   refract repl demo.db
@@ -175,6 +183,10 @@ enum Command {
         /// The history file (default: $REFRACT_HISTORY, else ~/.refract_history).
         #[arg(long)]
         history: Option<PathBuf>,
+        /// With input piped in, stop at the first statement that fails
+        /// (sqlite3's -bail); without it the script goes on and exits 1.
+        #[arg(long)]
+        bail: bool,
     },
     /// Answer Datalog statements over a database, once, and exit.
     ///
@@ -385,9 +397,10 @@ fn run(cli: Cli) -> Result<()> {
             program,
             db: Some(db),
             limit,
+            bail,
             output,
             ..
-        } => cli::repl::run_script(&program, &db, limit, output.as_deref()),
+        } => cli::repl::run_script(&program, &db, limit, bail, output.as_deref()),
         Command::Run {
             program,
             db: None,
@@ -396,7 +409,7 @@ fn run(cli: Cli) -> Result<()> {
             stats,
             ..
         } => cli::run::run_program(program, facts, output, stats),
-        Command::Repl { db, history } => cli::repl::repl(db.as_deref(), history),
+        Command::Repl { db, history, bail } => cli::repl::repl(db.as_deref(), history, bail),
         Command::Facts {
             classpath,
             jdk,
@@ -433,7 +446,7 @@ fn run(cli: Cli) -> Result<()> {
             db,
             statements,
             limit,
-        } => cli::repl::query(&db, &statements.join("\n"), limit),
+        } => cli::repl::query(&db, &statements, limit),
         Command::Report { db, imprecise } => cli::analyze::run_report(&db, imprecise),
         Command::Check {
             db,

@@ -110,7 +110,7 @@ fn schema_describes_relations_and_query_answers_once() {
     );
     assert_eq!(
         r.stderr,
-        "error: no relation matches (.tables lists them)\n"
+        "error: <stdin>:4: no relation matches (.tables lists them)\n"
     );
     let q = refract_with_input(&["query", &db, "r(m) :- IEr(_, m), reach(m).", "r(m)?"], "");
     assert_eq!(q.code, 0, "{}", q.stderr);
@@ -160,7 +160,8 @@ fn output_modes_and_redirection_print_as_sqlite3_does() {
              \"{}\",<r.Upper: java.lang.String version(java.lang.String)>\n\
              i = {new_instance}\n\
              [\n  {{\"i\": \"{}\", \"m\": \"<r.Upper: void <clinit>()>\"}}\n]\n\
-             limit: 0 (all rows)\ntiming: off\nmode: tsv\nheaders: off\noutput: stdout\n",
+             limit: 0 (all rows)\ntiming: off\nmode: tsv\nheaders: off\nwidth: no limits\n\
+             output: stdout\n",
             site(
                 "2@L6",
                 "invokestatic <java.lang.Class: java.lang.Class forName(java.lang.String)>"
@@ -176,12 +177,139 @@ fn output_modes_and_redirection_print_as_sqlite3_does() {
     assert_eq!(
         r.stderr,
         "note: 3 more rows left out (.limit 0 for all)\n\
-         error: notes.txt exists: the shell writes only files it created (remove it or choose another name)\n"
+         error: <stdin>:17: notes.txt exists: the shell writes only files it created (remove it or choose another name)\n"
     );
     let read = |f: &str| std::fs::read_to_string(d.join(f)).unwrap();
     assert_eq!(read("once.tsv"), format!("{new_instance}\n"));
     assert_eq!(read("out.txt"), "vP: 28 tuples\nyes\n");
     assert_eq!(read("notes.txt"), "mine\n");
+}
+
+/// A statement goes on over lines while a parenthesis is open; an
+/// unclosed one is reported where the text stops making sense, and a
+/// command on the next line still runs.
+#[test]
+fn statements_span_lines_and_an_unclosed_parenthesis_is_reported() {
+    let db = fixture_db("Invoke");
+    let r = refract_with_input(
+        &["repl", &db.display().to_string()],
+        "IEr(i,\n    \"<r.Upper: void <init>()>\")?\nreach(m\nIEr(i, m)?\n.count IEr\nreach(m\n",
+    );
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stdout,
+        " i\n\
+         ---------------------------------------------------------------------------------------------------------------\n\
+         \x20<Invoke: void main(java.lang.String[])>[7@L7] invokevirtual <java.lang.Class: java.lang.Object newInstance()>\n\
+         1 tuple\n\
+         IEr: 4 tuples\n"
+    );
+    assert_eq!(
+        r.stderr,
+        "error: <stdin>:4:1: expected ',' or ')', found 'IEr'\n\
+         error: <stdin>:6:8: expected ',' or ')', found end of statement\n"
+    );
+}
+
+/// A name may be written plainly where that is unambiguous (the string
+/// constant `"\"r.Lower\""` as `"r.Lower"`); otherwise the error says
+/// what it may mean, or which names are near.
+#[test]
+fn plain_names_resolve_when_unambiguous_and_errors_suggest_names() {
+    let db = fixture_db("Invoke");
+    let r = refract_with_input(
+        &["repl", &db.display().to_string()],
+        "vP(v, \"run\")?\nvP(v, \"\\\"run\\\"\")?\nvP(v, \"r.Upper\")?\nvP(v, \"Uppe\")?\n",
+    );
+    assert_eq!(
+        r.stdout,
+        " v\n\
+         ----------------------------------------------\n\
+         \x20<Invoke: void main(java.lang.String[])>/s@12\n\
+         1 tuple\n\
+         \x20v\n\
+         ----------------------------------------------\n\
+         \x20<Invoke: void main(java.lang.String[])>/s@12\n\
+         1 tuple\n"
+    );
+    assert_eq!(
+        r.stderr,
+        "error: <stdin>:3:7: \"r.Upper\" is not in the map of domain H: it may mean the string \
+         constant \"\\\"r.Upper\\\"\" or the class object \"<class r.Upper>\"; write one of them\n\
+         error: <stdin>:4:7: \"Uppe\" is not in the map of domain H (names that contain it: \
+         \"r.Upper\", <class r.Upper>, <reflective new r.Upper>)\n"
+    );
+}
+
+/// `.rules` numbers the session's rules; `.drop` takes one back, or a
+/// relation with its rules, and what was derived from them is derived
+/// again. What the database holds cannot be dropped.
+#[test]
+fn drop_undoes_rules_and_relations_of_the_session() {
+    let db = fixture_db("Invoke");
+    let r = refract_with_input(
+        &["repl", &db.display().to_string()],
+        "twice(m) :- IEr(_, m).\ntwice(m) :- reach(m), !IEr(_, m).\nthrice(m) :- twice(m).\n\
+         .rules\n.count thrice\n.drop 2\n.count thrice\n.drop twice\n.drop thrice\n\
+         .drop twice\n.rules\n.drop vP\n.drop 1\n",
+    );
+    assert_eq!(
+        r.stdout,
+        "  1  twice(m) :- IEr(_, m).\n\
+         \x20 2  twice(m) :- reach(m), !IEr(_, m).\n\
+         \x20 3  thrice(m) :- twice(m).\n\
+         thrice: 7 tuples\n\
+         dropped rule 2: twice(m) :- reach(m), !IEr(_, m).\n\
+         thrice: 4 tuples\n\
+         dropped thrice and 1 rule\n\
+         dropped twice and 1 rule\n\
+         (no rules added in this session)\n"
+    );
+    assert_eq!(
+        r.stderr,
+        "error: <stdin>:8: rule 2 reads twice: drop it first (.drop 2)\n\
+         error: <stdin>:12: vP is in the database; .drop removes only rules and relations that \
+         this session added (.rules lists them)\n\
+         error: <stdin>:13: no rule 1: this session added none\n"
+    );
+}
+
+/// `.width` caps table columns; longer names wrap after a space, comma
+/// or dot. `refract query` runs commands as the shell does.
+#[test]
+fn width_wraps_long_names_and_query_runs_commands() {
+    let db = fixture_db("Invoke");
+    let d = db.display().to_string();
+    let r = refract_with_input(
+        &[
+            "query",
+            &d,
+            ".width 24 0",
+            "IEr(i, \"<r.Upper: void <init>()>\")?",
+            ".count IEr",
+        ],
+        "",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stdout,
+        " i\n\
+         --------------------------\n\
+         \x20<Invoke: void main(java.\n\
+         \x20lang.String[])>[7@L7]\n\
+         \x20invokevirtual <java.\n\
+         \x20lang.Class: java.lang.\n\
+         \x20Object newInstance()>\n\
+         1 tuple\n\
+         IEr: 4 tuples\n"
+    );
+    let r = refract_with_input(&["query", &d, ".count nosuch", ".count IEr"], "");
+    assert_eq!(r.code, 1);
+    assert_eq!(r.stdout, "");
+    assert_eq!(
+        r.stderr,
+        "error: <argument 1>:1: unknown relation nosuch (.relations lists them)\n"
+    );
 }
 
 #[test]
@@ -191,7 +319,8 @@ fn shell_answers_piped_input_exactly() {
     assert_eq!(r.stdout, expected("invoke-session.txt"));
     assert_eq!(
         r.stderr,
-        "error: <stdin>:11:7: \"<r.Upper: void <nothere>()>\" is not in the map of domain M\n\
+        "error: <stdin>:11:7: \"<r.Upper: void <nothere>()>\" is not in the map of domain M \
+         (did you mean <r.Upper: void <init>()>, <r.Upper: void <clinit>()>, <r.Lower: void <init>()>?)\n\
          error: <stdin>:12:1: unknown relation nosuch\n"
     );
     // Errors do not stop the shell, but a piped session reports them.
@@ -207,10 +336,10 @@ fn shell_commands_report_their_usage_and_bad_arguments() {
     );
     assert_eq!(
         r.stderr,
-        "error: usage: .count R\n\
-         error: .limit many: expected a number of rows (0: all)\n\
-         error: .timing maybe: expected on or off\n\
-         error: unknown relation nosuch (.relations lists them)\n"
+        "error: <stdin>:1: usage: .count R\n\
+         error: <stdin>:2: .limit many: expected a number of rows (0: all)\n\
+         error: <stdin>:3: .timing maybe: expected on or off\n\
+         error: <stdin>:4: unknown relation nosuch (.relations lists them)\n"
     );
     assert!(r.stdout.contains(".export R FILE [--format tsv|csv|json]"));
 }
@@ -227,13 +356,15 @@ fn shell_takes_sqlite3_commands_and_rejects_unknown_ones() {
     );
     assert_eq!(
         r.stdout,
-        "limit: 20\ntiming: off\nmode: table\nheaders: on\noutput: stdout\n\
-         limit: 0 (all rows)\ntiming: off\nmode: table\nheaders: on\noutput: stdout\n"
+        "limit: 20\ntiming: off\nmode: table\nheaders: on\nwidth: no limits\noutput: stdout\n\
+         limit: 0 (all rows)\ntiming: off\nmode: table\nheaders: on\nwidth: no limits\n\
+         output: stdout\n"
     );
     assert_eq!(
         r.stderr,
-        "error: <stdin>:4:2: unknown directive .relatoins (did you mean .relations?)\n\
-         error: usage: .relations\n"
+        "error: <stdin>:4: unknown command .relatoins (did you mean .relations?) \
+         (.help lists the commands)\n\
+         error: <stdin>:5: usage: .relations\n"
     );
     let r = refract_with_input(&["repl", &db.display().to_string()], ".tables\n");
     assert!(r.stdout.starts_with(" relation "), "{}", r.stdout);
@@ -251,7 +382,8 @@ fn shell_takes_sqlite3_commands_and_rejects_unknown_ones() {
     assert_eq!(
         r.stderr,
         format!(
-            "error: {}:2:2: unknown directive .inclde (did you mean .include?)\n",
+            "error: {}:2: unknown command .inclde (did you mean .include?) \
+             (.help lists the commands)\n",
             script.display()
         )
     );
@@ -321,49 +453,75 @@ fn batch_scripts_print_what_the_shell_prints() {
     }
 }
 
+/// A script runs as if piped into the shell: an error is printed with its
+/// line and the script goes on (exit 1); `--bail` stops at the first.
 #[test]
-fn batch_scripts_stop_at_the_first_error() {
+fn batch_scripts_go_on_after_an_error_unless_they_bail() {
     let dir = tempfile::tempdir().unwrap();
     let script = dir.path().join("bad.dl");
-    std::fs::write(&script, "reach(m)?\nx(m) :- reach(m), y(m).\nreach(m)?\n").unwrap();
+    std::fs::write(
+        &script,
+        "reach(m)?\nx(m) :- reach(m), y(m).\n.count reach\n",
+    )
+    .unwrap();
     let db = fixture_db("Invoke");
-    let r = refract(&[
-        "run",
-        &script.display().to_string(),
-        "--db",
-        &db.display().to_string(),
-    ]);
+    let (s, d) = (script.display().to_string(), db.display().to_string());
+    let run = |bail: bool| {
+        let mut args = vec!["run", s.as_str(), "--db", d.as_str()];
+        if bail {
+            args.push("--bail");
+        }
+        refract(&args)
+    };
+    let error = format!("error: {s}:2:19: unknown relation y\n");
+    let r = run(false);
     assert_eq!(r.code, 1);
-    assert!(r.stdout.ends_with("7 tuples\n"), "{}", r.stdout);
-    assert_eq!(
-        r.stderr,
-        format!("error: {}:2:19: unknown relation y\n", script.display())
+    assert!(
+        r.stdout.ends_with("7 tuples\nreach: 7 tuples\n"),
+        "{}",
+        r.stdout
     );
+    assert_eq!(r.stderr, error);
+    let bailed = run(true);
+    assert_eq!(bailed.code, 1);
+    assert!(bailed.stdout.ends_with("7 tuples\n"), "{}", bailed.stdout);
+    assert!(!bailed.stdout.contains("reach:"), "{}", bailed.stdout);
+    assert_eq!(bailed.stderr, error);
+    // The same script piped into the shell, with and without --bail.
+    let text = std::fs::read_to_string(&script).unwrap();
+    let piped = refract_with_input(&["repl", &d], &text);
+    assert_eq!((piped.code, piped.stdout), (1, r.stdout));
+    let piped = refract_with_input(&["repl", &d, "--bail"], &text);
+    assert_eq!((piped.code, piped.stdout), (1, bailed.stdout));
 }
 
-/// Shell commands in a batch script are not statements: the script runs,
-/// and a note on stderr says where they were ignored.
+/// Shell commands in a batch script run as in the shell, and a script
+/// `.load`s another; errors there are placed by that file's lines.
 #[test]
-fn batch_scripts_note_shell_commands() {
+fn batch_scripts_run_shell_commands_and_load_scripts() {
     let dir = tempfile::tempdir().unwrap();
-    let script = dir.path().join("count.dl");
-    std::fs::write(&script, ".count reach\nreach(m)?\n").unwrap();
+    std::fs::write(
+        dir.path().join("count.dl"),
+        ".count reach\n.load inner.dl\n.count twice\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("inner.dl"),
+        "twice(m) :- IEr(_, m).\n\n.count nosuch\n.load inner.dl\n",
+    )
+    .unwrap();
     let db = fixture_db("Invoke");
-    let r = refract(&[
-        "run",
-        &script.display().to_string(),
-        "--db",
-        &db.display().to_string(),
-    ]);
-    assert_eq!(r.code, 0);
-    assert!(r.stdout.ends_with("7 tuples\n"), "{}", r.stdout);
+    let r = refract_in(
+        dir.path(),
+        &["run", "count.dl", "--db", &db.display().to_string()],
+        "",
+    );
+    assert_eq!(r.code, 1);
+    assert_eq!(r.stdout, "reach: 7 tuples\ntwice: 4 tuples\n");
     assert_eq!(
         r.stderr,
-        format!(
-            "{}:1:2: note: .count is a command of the interactive shell and is ignored here \
-             (pipe the script into `refract repl DB` to run it, or mark a relation `printsize`)\n",
-            script.display()
-        )
+        "error: inner.dl:3: unknown relation nosuch (.relations lists them)\n\
+         error: inner.dl:4: inner.dl loads itself\n"
     );
 }
 
@@ -638,7 +796,10 @@ fn shell_exports_saves_loads_and_times() {
     );
     assert_eq!(lines[10], "twice: 4 tuples");
     assert!(lines[11].starts_with("time: "), "{stdout}");
-    assert_eq!(out.stderr, "error: unknown format xml (tsv, csv or json)\n");
+    assert_eq!(
+        out.stderr,
+        "error: <stdin>:8: unknown format xml (tsv, csv or json)\n"
+    );
     let read = |f: &str| std::fs::read_to_string(dir.path().join(f)).unwrap();
     assert_eq!(read("ier.csv"), expected("invoke-IEr.csv"));
     assert_eq!(read("ier.out"), expected("invoke-IEr.json"));

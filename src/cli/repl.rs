@@ -7,7 +7,7 @@ use refract::database::Database;
 use refract::export::callgraph::{write_callgraph, GraphFormat};
 use refract::export::relation::{write_relation, Format};
 use refract::session::Session;
-use refract::shell::{history_file, render, Shell};
+use refract::shell::{history_file, Shell};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -22,13 +22,14 @@ fn open_session(db: &Path) -> Result<Session> {
 }
 
 /// Starts the shell: interactive at a terminal, else reading stdin as a
-/// script (exit 1 if any statement failed).
-pub fn repl(db: Option<&Path>, history: Option<PathBuf>) -> Result<()> {
+/// script (exit 1 if any statement failed; with `bail`, at the first).
+pub fn repl(db: Option<&Path>, history: Option<PathBuf>, bail: bool) -> Result<()> {
     let session = match db {
         Some(d) => open_session(d)?,
         None => Session::new(Database::scratch(&std::env::current_dir()?)?)?,
     };
     let mut shell = Shell::new(session);
+    shell.bail = bail;
     let flag = shell.session.cancel.clone();
     // Ctrl-C during an evaluation cancels it; at the prompt rustyline
     // sees the key itself.
@@ -45,41 +46,61 @@ pub fn repl(db: Option<&Path>, history: Option<PathBuf>) -> Result<()> {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     shell.run_piped(stdin.lock(), &mut stdout.lock())?;
+    finished(&shell)
+}
+
+/// Exit 1 when a statement failed (its error is printed already).
+fn finished(shell: &Shell) -> Result<()> {
     if shell.failed {
         return Err(Failed.into());
     }
     Ok(())
 }
 
-/// Runs a script over a database; the first error stops it.
-pub fn run_script(script: &Path, db: &Path, limit: usize, output: Option<&Path>) -> Result<()> {
-    let mut session = open_session(db)?;
-    let limit = if limit == 0 { usize::MAX } else { limit };
+/// `refract run SCRIPT --db DB`: the script runs as if piped into the
+/// shell, with every row of each answer unless `limit` says otherwise.
+pub fn run_script(
+    script: &Path,
+    db: &Path,
+    limit: usize,
+    bail: bool,
+    output: Option<&Path>,
+) -> Result<()> {
+    let mut shell = Shell::new(open_session(db)?);
+    shell.limit = if limit == 0 { usize::MAX } else { limit };
+    shell.bail = bail;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let mut each = |o: refract::session::Output| render(&o, &mut out);
-    session.execute_file(script, limit, &mut each)?;
+    if let Err(msg) = shell.run_file(script, &mut out) {
+        out.flush()?;
+        anyhow::bail!(msg);
+    }
     out.flush()?;
     if let Some(dir) = output {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        session.db.solver.write_outputs(dir, true)?;
+        shell.session.db.solver.write_outputs(dir, true)?;
     }
-    Ok(())
+    finished(&shell)
 }
 
 /// `refract query DB STATEMENTS`: the statements of one command line,
-/// answered as the shell answers them.
-pub fn query(db: &Path, statements: &str, limit: usize) -> Result<()> {
-    let mut session = open_session(db)?;
-    let limit = if limit == 0 { usize::MAX } else { limit };
-    let outputs = session.execute_text(statements, "<query>", 1, limit)?;
+/// each run as the shell runs a line (commands such as `.count R` too);
+/// the first error stops.
+pub fn query(db: &Path, statements: &[String], limit: usize) -> Result<()> {
+    let mut shell = Shell::new(open_session(db)?);
+    shell.limit = if limit == 0 { usize::MAX } else { limit };
+    shell.bail = true;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    for o in &outputs {
-        render(o, &mut out)?;
+    for (k, text) in statements.iter().enumerate() {
+        let source = format!("<argument {}>", k + 1);
+        shell.run_lines(std::io::Cursor::new(text.as_bytes()), &source, &mut out)?;
+        if shell.failed {
+            break;
+        }
     }
     out.flush()?;
-    Ok(())
+    finished(&shell)
 }
 
 /// `refract export relation`.

@@ -109,12 +109,14 @@ const SHELL_COMMANDS: &[&str] = &[
     "relations",
     "tables",
     "rules",
+    "drop",
     "save",
     "export",
     "timing",
     "show",
     "mode",
     "headers",
+    "width",
     "output",
     "once",
     "help",
@@ -123,6 +125,17 @@ const SHELL_COMMANDS: &[&str] = &[
     "exit",
     "q",
 ];
+
+/// Whether `.name` is a directive of the language (acting, or one of
+/// bddbddb's tuning directives), not a shell command.
+pub fn is_directive(name: &str) -> bool {
+    ACTING_DIRECTIVES.contains(&name) || TUNING_DIRECTIVES.contains(&name)
+}
+
+/// Every directive's name (without its dot).
+pub fn directives() -> impl Iterator<Item = &'static str> {
+    ACTING_DIRECTIVES.iter().chain(TUNING_DIRECTIVES).copied()
+}
 
 /// The directives that act.
 const ACTING_DIRECTIVES: &[&str] = &["include", "basedir", "bddvarorder"];
@@ -168,7 +181,7 @@ impl Parser {
             if continued || pending.is_empty() {
                 continue;
             }
-            if rule_awaits_period(&pending) && lines.peek().is_some() {
+            if statement_continues(&pending) && lines.peek().is_some() {
                 continue;
             }
             let stmt_tokens = std::mem::take(&mut pending);
@@ -385,20 +398,25 @@ pub fn split_lines(text: &str) -> impl Iterator<Item = &str> {
     })
 }
 
-/// A rule (`:-` seen) whose terminating period has not arrived yet.
-fn rule_awaits_period(toks: &[Token]) -> bool {
+/// Whether a statement goes on at the next line: a rule (`:-` seen)
+/// whose terminating period has not arrived yet, a parenthesis still open,
+/// or a line that ends with a comma. (bddbddb's statements are one line
+/// each unless a line ends in `\`.)
+fn statement_continues(toks: &[Token]) -> bool {
     let mut depth = 0i32;
     let mut seen_turnstile = false;
+    let mut ended = false;
     for t in toks {
         match t.tok {
             Tok::LParen => depth += 1,
             Tok::RParen => depth -= 1,
             Tok::Turnstile if depth == 0 => seen_turnstile = true,
-            Tok::Dot | Tok::Question if depth == 0 && seen_turnstile => return false,
+            Tok::Dot | Tok::Question if depth == 0 && seen_turnstile => ended = true,
             _ => {}
         }
     }
-    seen_turnstile
+    let trailing_comma = matches!(toks.last().map(|t| &t.tok), Some(Tok::Comma));
+    depth > 0 || trailing_comma || (seen_turnstile && !ended)
 }
 
 /// Re-joins tokens into text (for file names and options).
@@ -760,6 +778,13 @@ mod tests {
     fn continuation_and_wrapped_rules() {
         let s = parse("A(a) :- \\\n  B(a).\nC(a) :-\n  B(a),\n  A(a).\n").unwrap();
         assert_eq!(s.len(), 2);
+        // A query or a declaration goes on while a parenthesis is open.
+        let s = parse("B(a,\n  \"x\")?\nR (a:V,\n   b:H)\nC(a)?\n").unwrap();
+        assert_eq!(s.len(), 3);
+        // An unclosed parenthesis is reported where the text stops making
+        // sense, not silently joined to the end of the file.
+        let e = parse("B(a, h\nC(a)?\n").unwrap_err();
+        assert_eq!(e.to_string(), "t.dl:2:1: expected ',' or ')', found 'C'");
     }
 
     #[test]

@@ -485,18 +485,25 @@ impl Resolver<'_> {
                         ),
                     ));
                 };
-                let id = map.id(s).ok_or_else(|| match map.error() {
-                    Some(why) => Error::at(loc, ErrorKind::Io, why.to_string()),
-                    None => Error::at(
-                        loc,
-                        ErrorKind::MissingConstant,
-                        format!(
-                            "\"{}\" is not in the map of domain {}",
-                            bounded(s),
-                            dom.name
-                        ),
-                    ),
-                })?;
+                let id = match map.id(s) {
+                    Some(id) => id,
+                    None => {
+                        if let Some(why) = map.error() {
+                            return Err(Error::at(loc, ErrorKind::Io, why.to_string()));
+                        }
+                        plain_name(map, s).map_err(|why| {
+                            Error::at(
+                                loc,
+                                ErrorKind::MissingConstant,
+                                format!(
+                                    "\"{}\" is not in the map of domain {}{why}",
+                                    bounded(s),
+                                    dom.name
+                                ),
+                            )
+                        })?
+                    }
+                };
                 if id >= dom.size {
                     return Err(Error::at(
                         loc,
@@ -733,4 +740,61 @@ fn rule_text(r: &ast::RuleAst) -> String {
     } else {
         format!("{} :- {}.", atom_text(&r.head), query_text(&r.body))
     }
+}
+
+/// The element that a name missing from a map stands for, when its
+/// plain form is unambiguous: `r.Upper` for the string constant
+/// `"r.Upper"` (which the maps store with its quotes) or for the class
+/// object `<class r.Upper>`. Otherwise the reason, to append to the error:
+/// the forms it may mean, or the nearest names.
+fn plain_name(map: &crate::io::map::NameMap, s: &str) -> std::result::Result<u64, String> {
+    let forms = [
+        (
+            format!("\"{}\"", crate::classfile::descriptor::escape_string(s)),
+            "the string constant",
+        ),
+        (format!("<class {s}>"), "the class object"),
+    ];
+    let found: Vec<(u64, &str, &str)> = forms
+        .iter()
+        .filter_map(|(form, what)| map.id(form).map(|id| (id, form.as_str(), *what)))
+        .collect();
+    match found.as_slice() {
+        [(id, _, _)] => Ok(*id),
+        [] => {
+            let names = map.names();
+            let hint = crate::datalog::quote::did_you_mean(s, names.iter().map(String::as_str));
+            if !hint.is_empty() {
+                return Err(hint);
+            }
+            // Names that contain it, shortest first.
+            let mut near: Vec<&str> = names
+                .iter()
+                .map(String::as_str)
+                .filter(|n| n.contains(s))
+                .collect();
+            near.sort_by_key(|n| (n.len(), *n));
+            near.truncate(3);
+            if near.is_empty() || s.is_empty() {
+                return Err(String::new());
+            }
+            let quoted: Vec<String> = near.iter().map(|n| bounded(n)).collect();
+            Err(format!(" (names that contain it: {})", quoted.join(", ")))
+        }
+        several => {
+            let forms: Vec<String> = several
+                .iter()
+                .map(|(_, form, what)| format!("{what} {}", quote_constant(form)))
+                .collect();
+            Err(format!(
+                ": it may mean {}; write one of them",
+                forms.join(" or ")
+            ))
+        }
+    }
+}
+
+/// A name as it is written between quotes in Datalog.
+fn quote_constant(name: &str) -> String {
+    format!("\"{}\"", name.replace('\\', "\\\\").replace('"', "\\\""))
 }

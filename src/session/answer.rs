@@ -81,12 +81,14 @@ impl Answer {
     /// of the rows left out, and the tuple count. A query without
     /// variables prints `yes` or `no`.
     pub fn render(&self, out: &mut dyn Write) -> io::Result<()> {
-        self.render_table(true, out)
+        self.render_table(true, &[], out)
     }
 
     /// [`render`](Self::render), with or without the column names and
-    /// the rule under them.
-    fn render_table(&self, headers: bool, out: &mut dyn Write) -> io::Result<()> {
+    /// the rule under them. `caps` are the widest each column may be
+    /// (`.width`; 0 or none: no limit): a longer cell wraps onto more
+    /// lines of its row.
+    fn render_table(&self, headers: bool, caps: &[usize], out: &mut dyn Write) -> io::Result<()> {
         let plural = |n: &BigUint| if *n == BigUint::from(1u32) { "" } else { "s" };
         if self.columns.is_empty() {
             let yes = self.total > BigUint::from(0u32);
@@ -101,6 +103,11 @@ impl Answer {
                 }
                 Ok(())
             })?;
+            for (w, &cap) in widths.iter_mut().zip(caps) {
+                if cap > 0 {
+                    *w = (*w).min(cap);
+                }
+            }
             if headers {
                 let columns: Vec<&str> = self.columns.iter().map(String::as_str).collect();
                 write_row(out, &columns, &widths)?;
@@ -177,7 +184,13 @@ impl Answer {
     /// the rows shown and nothing else: the rows `.limit` left out are
     /// counted in the return value, for a note elsewhere. A query
     /// without variables prints `yes` or `no` in every mode.
-    pub fn render_in(&self, mode: Mode, headers: bool, out: &mut dyn Write) -> io::Result<BigUint> {
+    pub fn render_in(
+        &self,
+        mode: Mode,
+        headers: bool,
+        caps: &[usize],
+        out: &mut dyn Write,
+    ) -> io::Result<BigUint> {
         let shown = BigUint::from(self.shown());
         let left = if shown < self.total {
             &self.total - &shown
@@ -185,7 +198,7 @@ impl Answer {
             BigUint::from(0u32)
         };
         if mode == Mode::Table {
-            self.render_table(headers, out)?;
+            self.render_table(headers, caps, out)?;
             return Ok(BigUint::from(0u32));
         }
         if self.columns.is_empty() {
@@ -249,19 +262,51 @@ impl Answer {
 }
 
 /// One row of a psql-style table: ` cell | cell`, padded to the column
-/// widths, without trailing blanks.
+/// widths, without trailing blanks. A cell wider than its column wraps
+/// onto further lines, after a space, comma or dot where there is one.
 fn write_row(out: &mut dyn Write, cells: &[&str], widths: &[usize]) -> io::Result<()> {
-    let mut line = String::new();
-    for (k, (c, w)) in cells.iter().zip(widths).enumerate() {
-        if k > 0 {
-            line.push('|');
-        }
-        line.push(' ');
-        line.push_str(c);
-        for _ in c.chars().count()..*w {
+    let mut pieces: Vec<Vec<String>> = cells.iter().zip(widths).map(|(c, &w)| wrap(c, w)).collect();
+    let lines = pieces.iter().map(Vec::len).max().unwrap_or(1);
+    for l in 0..lines {
+        let mut line = String::new();
+        for (k, (cell, w)) in pieces.iter_mut().zip(widths).enumerate() {
+            if k > 0 {
+                line.push('|');
+            }
+            line.push(' ');
+            let piece = cell.get_mut(l).map(std::mem::take).unwrap_or_default();
+            let n = piece.chars().count();
+            line.push_str(&piece);
+            for _ in n..*w {
+                line.push(' ');
+            }
             line.push(' ');
         }
-        line.push(' ');
+        writeln!(out, "{}", line.trim_end())?;
     }
-    writeln!(out, "{}", line.trim_end())
+    Ok(())
+}
+
+/// `text` in lines of at most `width` characters (`width` 0: one line).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    if width == 0 || chars.len() <= width {
+        return vec![text.to_string()];
+    }
+    let mut lines = Vec::new();
+    let mut start = 0;
+    while chars.len() - start > width {
+        let window = &chars[start..start + width];
+        // Break after the last space, comma or dot in the window's second
+        // half, else hard at the width.
+        let cut = window
+            .iter()
+            .rposition(|c| matches!(c, ' ' | ',' | '.'))
+            .filter(|&k| k + 1 > width / 2)
+            .map_or(width, |k| k + 1);
+        lines.push(chars[start..start + cut].iter().collect::<String>());
+        start += cut;
+    }
+    lines.push(chars[start..].iter().collect());
+    lines
 }

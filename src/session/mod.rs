@@ -107,6 +107,99 @@ impl Session {
             .collect()
     }
 
+    /// Undoes what the session added: rule `N` as `.rules` numbers them
+    /// (from 1), or a relation the session declared, with its rules. The
+    /// relations the removed rules fed, and those derived from them, are
+    /// computed again (a stored relation goes back to its stored tuples).
+    /// Returns what was dropped, as a message.
+    pub fn drop(&mut self, what: &str) -> Result<String, String> {
+        let rules: Vec<usize> = (0..self.added.len())
+            .filter(|&k| matches!(self.added[k], Statement::Rule(_)))
+            .collect();
+        let texts = self.added_rules();
+        let mut remove: Vec<usize> = Vec::new();
+        let mut heads: HashSet<String> = HashSet::new();
+        let message;
+        if let Ok(n) = what.parse::<usize>() {
+            let Some(&k) = n.checked_sub(1).and_then(|i| rules.get(i)) else {
+                return Err(match rules.len() {
+                    0 => format!("no rule {n}: this session added none"),
+                    len => format!("no rule {n} (.rules numbers them from 1 to {len})"),
+                });
+            };
+            if let Statement::Rule(r) = &self.added[k] {
+                heads.insert(r.head.relation.clone());
+            }
+            remove.push(k);
+            let text = texts.get(n - 1).cloned().unwrap_or_default();
+            message = format!("dropped rule {n}: {text}");
+        } else {
+            let declared = self
+                .added
+                .iter()
+                .position(|s| matches!(s, Statement::Relation { name, .. } if name == what));
+            let Some(d) = declared else {
+                return Err(if self.db.has(what) {
+                    format!(
+                        "{what} is in the database; .drop removes only rules and relations \
+                         that this session added (.rules lists them)"
+                    )
+                } else {
+                    format!("unknown relation {what} (.relations lists them)")
+                });
+            };
+            remove.push(d);
+            remove.extend(rules.iter().copied().filter(
+                |&k| matches!(&self.added[k], Statement::Rule(r) if r.head.relation == what),
+            ));
+            for (n, &k) in rules.iter().enumerate() {
+                let Statement::Rule(r) = &self.added[k] else {
+                    continue;
+                };
+                let reads = r.body.iter().any(|l| {
+                    matches!(l, crate::datalog::ast::LiteralAst::Atom { atom, .. } if atom.relation == what)
+                });
+                if reads && r.head.relation != what {
+                    return Err(format!(
+                        "rule {} reads {what}: drop it first (.drop {})",
+                        n + 1,
+                        n + 1
+                    ));
+                }
+            }
+            message = format!(
+                "dropped {what} and {} rule{}",
+                remove.len() - 1,
+                if remove.len() == 2 { "" } else { "s" }
+            );
+        }
+        let kept: Vec<Statement> = (0..self.added.len())
+            .filter(|k| !remove.contains(k))
+            .map(|k| self.added[k].clone())
+            .collect();
+        let mut all = self.base.clone();
+        all.statements.extend(kept.iter().cloned());
+        let prog = resolve_with_maps(&all, &mut self.maps).map_err(|e| e.to_string())?;
+        let seeds: HashSet<RelId> = heads.iter().filter_map(|h| prog.relation_id(h)).collect();
+        let affected = dependents(&prog, seeds);
+        let names: HashSet<String> = affected
+            .iter()
+            .map(|&r| prog.relations[r].name.clone())
+            .collect();
+        self.cancel.store(false, Ordering::Relaxed);
+        crate::interrupt::clear();
+        let previous = self
+            .db
+            .replace_program(prog, &|n| names.contains(n))
+            .map_err(|e| e.to_string())?;
+        if let Err(e) = self.solve_affected(&affected) {
+            self.db.restore(previous);
+            return Err(e.to_string());
+        }
+        self.added = kept;
+        Ok(message)
+    }
+
     /// Runs program text typed or read by the user. `name` and
     /// `first_line` place it for error messages.
     pub fn execute_text(
@@ -353,6 +446,12 @@ fn affected_relations(prog: &Program, first_new: usize) -> HashSet<RelId> {
     for q in &prog.queries {
         affected.insert(q.rel);
     }
+    dependents(prog, affected)
+}
+
+/// `affected` with every relation that a rule derives from one of them,
+/// transitively.
+fn dependents(prog: &Program, mut affected: HashSet<RelId>) -> HashSet<RelId> {
     loop {
         let before = affected.len();
         for r in &prog.rules {

@@ -18,6 +18,9 @@ pub enum Command {
     Schema(Option<String>),
     Count(String),
     Rules,
+    /// `.drop N` (a rule of `.rules`) or `.drop R` (a relation the
+    /// session declared).
+    Drop(String),
     Load(PathBuf),
     Save(String, Option<PathBuf>),
     Export(String, PathBuf, Option<String>),
@@ -28,6 +31,8 @@ pub enum Command {
     Mode(String),
     /// `.headers on|off`.
     Headers(String),
+    /// `.width [N ...]`: column widths (none: no limits).
+    Width(Vec<String>),
     /// `.output FILE`, or `.output` back to stdout.
     Output(Option<PathBuf>),
     /// `.once FILE`: the next statement's output only.
@@ -35,6 +40,8 @@ pub enum Command {
     Quit,
     /// A known command with wrong arguments: its usage.
     Usage(&'static str),
+    /// A word after `.` that is neither a command nor a directive.
+    Unknown(String),
 }
 
 /// The command on this line, if it is one.
@@ -54,6 +61,7 @@ pub fn parse(line: &str) -> Option<Command> {
         (".schema", 2) => Command::Schema(arg(1)),
         (".count", 2) => Command::Count(arg(1)?),
         (".rules", 1) => Command::Rules,
+        (".drop", 2) => Command::Drop(arg(1)?),
         (".load", 2) => Command::Load(PathBuf::from(arg(1)?)),
         (".save", 2 | 3) => Command::Save(arg(1)?, arg(2).map(PathBuf::from)),
         (".export", 3) => Command::Export(arg(1)?, PathBuf::from(arg(2)?), None),
@@ -65,6 +73,7 @@ pub fn parse(line: &str) -> Option<Command> {
         (".show", 1) => Command::Show,
         (".mode", 2) => Command::Mode(arg(1)?),
         (".headers", 2) => Command::Headers(arg(1)?),
+        (".width", _) => Command::Width(words[1..].iter().map(|w| w.to_string()).collect()),
         (".output", 1) => Command::Output(None),
         (".output", 2) => Command::Output(arg(1).map(PathBuf::from)),
         (".once", 2) => Command::Once(PathBuf::from(arg(1)?)),
@@ -72,11 +81,18 @@ pub fn parse(line: &str) -> Option<Command> {
         (".tables", _) => Command::Usage(usage(".relations")),
         (".exit" | ".q", _) => Command::Usage(usage(".quit")),
         (
-            c @ (".help" | ".relations" | ".schema" | ".count" | ".rules" | ".load" | ".save"
-            | ".export" | ".limit" | ".timing" | ".show" | ".mode" | ".headers" | ".output"
-            | ".once" | ".quit"),
+            c @ (".help" | ".relations" | ".schema" | ".count" | ".rules" | ".drop" | ".load"
+            | ".save" | ".export" | ".limit" | ".timing" | ".show" | ".mode" | ".headers"
+            | ".output" | ".once" | ".quit"),
             _,
         ) => Command::Usage(usage(c)),
+        (w, _)
+            if w.len() > 1
+                && w.starts_with('.')
+                && !crate::datalog::parser::is_directive(&w[1..]) =>
+        {
+            Command::Unknown(w.to_string())
+        }
         _ => return None,
     };
     Some(cmd)
@@ -158,17 +174,15 @@ impl Shell {
                 if rules.is_empty() {
                     writeln!(out, "(no rules added in this session)").map_err(io)?;
                 }
-                for r in rules {
-                    writeln!(out, "{r}").map_err(io)?;
+                for (n, r) in rules.iter().enumerate() {
+                    writeln!(out, "{:>3}  {r}", n + 1).map_err(io)?;
                 }
             }
-            Command::Load(path) => {
-                let limit = self.limit;
-                let mut each = |o: crate::session::Output| super::render(&o, out);
-                self.session
-                    .execute_file(&path, limit, &mut each)
-                    .map_err(|e| e.to_string())?;
+            Command::Drop(what) => {
+                let message = self.session.drop(&what)?;
+                writeln!(out, "{message}").map_err(io)?;
             }
+            Command::Load(path) => self.run_file(&path, out)?,
             Command::Save(name, file) => {
                 let rel = self.relation(&name)?;
                 match file {
@@ -221,9 +235,16 @@ impl Shell {
                     Some((path, _)) => path.display().to_string(),
                     None => "stdout".to_string(),
                 };
+                let widths = match self.widths.is_empty() {
+                    true => "no limits".to_string(),
+                    false => {
+                        let ws: Vec<String> = self.widths.iter().map(usize::to_string).collect();
+                        ws.join(" ")
+                    }
+                };
                 writeln!(
                     out,
-                    "limit: {limit}\ntiming: {}\nmode: {}\nheaders: {}\noutput: {output}",
+                    "limit: {limit}\ntiming: {}\nmode: {}\nheaders: {}\nwidth: {widths}\noutput: {output}",
                     on_off(self.timing),
                     self.mode.name(),
                     on_off(self.headers)
@@ -232,6 +253,16 @@ impl Shell {
             }
             Command::Mode(m) => self.mode = m.parse()?,
             Command::Headers(v) => self.headers = on_off(".headers", &v)?,
+            Command::Width(ws) => {
+                self.widths = ws
+                    .iter()
+                    .map(|w| {
+                        w.parse::<usize>().map_err(|_| {
+                            format!(".width {w}: expected a number of characters (0: no limit)")
+                        })
+                    })
+                    .collect::<Result<_, _>>()?;
+            }
             Command::Output(None) => self.output = None,
             Command::Output(Some(path)) => {
                 let f = self.create_file(&path)?;
@@ -243,6 +274,18 @@ impl Shell {
             }
             Command::Quit => self.quit = true,
             Command::Usage(u) => return Err(format!("usage: {u}")),
+            Command::Unknown(word) => {
+                let commands = COMMANDS
+                    .iter()
+                    .map(|(c, _)| c.split(' ').next().unwrap_or(c).to_string());
+                let directives = crate::datalog::parser::directives().map(|d| format!(".{d}"));
+                let names: Vec<String> = commands.chain(directives).collect();
+                let hint =
+                    crate::datalog::quote::did_you_mean(&word, names.iter().map(String::as_str));
+                return Err(format!(
+                    "unknown command {word}{hint} (.help lists the commands)"
+                ));
+            }
         }
         Ok(())
     }

@@ -1,12 +1,10 @@
 //! The shell's line editor helper: tab completion of commands, relation
-//! names and (inside quotes) names from the maps, and multi-line input.
+//! names and (inside quotes) names from the maps.
 
-use super::input::is_complete;
 use crate::datalog::solver::Solver;
 use crate::io::map::NameMap;
 use rustyline::completion::{Completer, Pair};
-use rustyline::validate::{ValidationContext, ValidationResult, Validator};
-use rustyline::{Context, Helper, Highlighter, Hinter};
+use rustyline::{Context, Helper, Highlighter, Hinter, Validator};
 use std::sync::Arc;
 
 /// The shell's commands, for completion and `.help`.
@@ -21,7 +19,11 @@ pub const COMMANDS: &[(&str, &str)] = &[
         "R's declaration, meaning and rules; with * in PATTERN, or none, a list",
     ),
     (".count R", "the exact number of tuples of R"),
-    (".rules", "the rules added in this session"),
+    (".rules", "the rules added in this session, numbered"),
+    (
+        ".drop N|R",
+        "undo rule N of .rules, or a relation declared in this session",
+    ),
     (".load FILE.dl", "run a Datalog script as if typed"),
     (
         ".save R [FILE]",
@@ -37,6 +39,10 @@ pub const COMMANDS: &[(&str, &str)] = &[
     (".mode table|csv|tsv|json|line", "how answers print"),
     (".headers on|off", "column names above tables, CSV and TSV"),
     (
+        ".width [N ...]",
+        "widest each table column may be; longer names wrap (none: no limits)",
+    ),
+    (
         ".output [FILE]",
         "send output to FILE (a new file), or back to stdout",
     ),
@@ -48,7 +54,10 @@ pub const COMMANDS: &[(&str, &str)] = &[
 const MAX_CANDIDATES: usize = 200;
 
 /// What completion knows about the session.
-#[derive(Default, Helper, Highlighter, Hinter)]
+///
+/// Each line is read on its own (the shell joins a statement's lines and
+/// shows the continuation prompt), so the validator accepts every line.
+#[derive(Default, Helper, Highlighter, Hinter, Validator)]
 pub struct ShellHelper {
     /// Relation names with their attributes' maps.
     relations: Vec<(String, Vec<Option<Arc<NameMap>>>)>,
@@ -84,10 +93,11 @@ impl ShellHelper {
     /// replacements.
     pub fn candidates(&self, line: &str, pos: usize) -> (usize, Vec<String>) {
         let before = &line[..pos];
-        // Inside a quote: names from the map of that column.
-        if before.matches('"').count() % 2 == 1 {
-            let start = before.rfind('"').map_or(0, |q| q + 1);
-            let prefix = &before[start..];
+        // Inside a quote: names from the map of that column. A name is
+        // offered when it starts with the typed text, or is a string
+        // constant whose text does (`"r.Up` offers `"\"r.Upper\""`).
+        if let Some(start) = open_quote(before) {
+            let prefix = unescape(&before[start..]);
             let maps = match self.column_map(&before[..start.saturating_sub(1)]) {
                 Some(m) => vec![m],
                 None => self.maps.clone(),
@@ -95,8 +105,9 @@ impl ShellHelper {
             let mut out: Vec<String> = Vec::new();
             for m in &maps {
                 for n in m.names() {
-                    if n.starts_with(prefix) {
-                        out.push(format!("{n}\""));
+                    let text = n.strip_prefix('"').unwrap_or("");
+                    if n.starts_with(&prefix) || text.starts_with(&prefix) {
+                        out.push(format!("{}\"", escape(n)));
                         if out.len() >= MAX_CANDIDATES {
                             break;
                         }
@@ -167,6 +178,42 @@ impl ShellHelper {
     }
 }
 
+/// Where the text of a quote still open at the end of `before` starts
+/// (after its `"`); a backslash escapes the next character.
+fn open_quote(before: &str) -> Option<usize> {
+    let mut open = None;
+    let mut chars = before.char_indices();
+    while let Some((k, c)) = chars.next() {
+        match c {
+            '\\' if open.is_some() => {
+                chars.next();
+            }
+            '"' => open = if open.is_some() { None } else { Some(k + 1) },
+            _ => {}
+        }
+    }
+    open
+}
+
+/// Quoted text as the lexer reads it: a backslash takes the next
+/// character as it is.
+fn unescape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.extend(chars.next()),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A name as it is written inside Datalog quotes.
+fn escape(name: &str) -> String {
+    name.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
 impl Completer for ShellHelper {
     type Candidate = Pair;
 
@@ -190,16 +237,6 @@ impl Completer for ShellHelper {
     }
 }
 
-impl Validator for ShellHelper {
-    fn validate(&self, ctx: &mut ValidationContext) -> rustyline::Result<ValidationResult> {
-        Ok(if is_complete(ctx.input()) {
-            ValidationResult::Valid(None)
-        } else {
-            ValidationResult::Incomplete
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -209,7 +246,10 @@ mod tests {
             "main.args".into(),
             "main.x".into(),
         ]));
-        let h = Arc::new(NameMap::from_names(vec!["new Foo".into()]));
+        let h = Arc::new(NameMap::from_names(vec![
+            "new Foo".into(),
+            "\"r.Upper\"".into(),
+        ]));
         ShellHelper {
             relations: vec![
                 ("vP".into(), vec![Some(v.clone()), Some(h.clone())]),
@@ -236,5 +276,9 @@ mod tests {
             h.candidates("vP(v, \"ne", 9),
             (7, vec!["new Foo\"".to_string()])
         );
+        // A string constant, from its escaped quote or from its text.
+        let want = (7, vec!["\\\"r.Upper\\\"\"".to_string()]);
+        assert_eq!(h.candidates("vP(v, \"\\\"r", 10), want);
+        assert_eq!(h.candidates("vP(v, \"r.U", 10), want);
     }
 }
