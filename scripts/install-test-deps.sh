@@ -5,7 +5,8 @@
 #   - Debian's jython 2.7.3 jar (real-world class files with the CLDC
 #     StackMap attribute);
 #   - Graphviz (`dot`), which renders the exported call graph in a test;
-#   - tmux, in which scripts/smoke-repl.sh types into the shell.
+#   - tmux, in which scripts/smoke-repl.sh types into the shell;
+#   - Chromium, which renders the call graph's HTML page headless.
 set -euo pipefail
 packages=()
 home=${JAVA_HOME:-}
@@ -23,6 +24,9 @@ if ! command -v dot >/dev/null 2>&1; then
 fi
 if ! command -v tmux >/dev/null 2>&1; then
     packages+=(tmux)
+fi
+if ! command -v chromium >/dev/null 2>&1; then
+    packages+=(chromium)
 fi
 if [ ${#packages[@]} -eq 0 ]; then
     exit 0

@@ -296,7 +296,7 @@ enum ExportCommand {
     /// Specification points: where strings from outside the program flow
     /// into Class.forName, with the chain of variables.
     ///
-    /// One line per (source, site): the call that reads the string
+    /// TSV with a header (source, site, path), one line per (source, site): the call that reads the string
     /// (System.getProperty, readLine, ...), the forName or loadClass site
     /// whose name it may become, and the variables it passes through, from
     /// the source's result to the name argument (steps through a field go
@@ -329,20 +329,49 @@ enum ExportCommand {
         #[arg(long, default_value = "tsv")]
         format: refract::export::relation::Format,
     },
-    /// The call graph: site-level TSV (caller, invoke, callee, kind) or DOT.
+    /// The call graph: site-level TSV, DOT, SVG or an HTML page.
     ///
-    /// Reflective edges (resolved by the reflection analysis) have kind
-    /// `reflective` in TSV and are dashed red in DOT.
+    /// TSV has a header and one line per (caller, invoke, callee, kind);
+    /// kind is `call` or `reflective` (resolved by the reflection
+    /// analysis). DOT, SVG and HTML draw one edge per caller and callee,
+    /// left to right, methods labelled Class.method (the signature is the
+    /// tooltip) in a box per class, reflective edges dashed red. SVG and
+    /// HTML need Graphviz's `dot`; the HTML page zooms (wheel), pans (drag)
+    /// and searches.
     ///
-    /// Example:
-    ///   refract export callgraph demo.db --format dot | dot -Tsvg > cg.svg
+    /// Methods for --from and --to are signatures, Class.method or
+    /// pkg.Class.method (every overload).
+    ///
+    /// Examples:
+    ///   refract export callgraph demo.db
+    ///   refract export callgraph demo.db --format html --from Invoke.main > cg.html
+    ///   refract export callgraph demo.db --format svg --reflective-only > cg.svg
+    ///   refract export callgraph app.db --format dot --package org.app --collapse class
     #[command(verbatim_doc_comment)]
     Callgraph {
         /// The database.
         db: PathBuf,
-        /// tsv or dot.
+        /// tsv, dot, svg or html.
         #[arg(long, default_value = "tsv")]
         format: refract::export::callgraph::GraphFormat,
+        /// Only what this method reaches (repeatable).
+        #[arg(long, value_name = "METHOD")]
+        from: Vec<String>,
+        /// Only what reaches this method (repeatable).
+        #[arg(long, value_name = "METHOD")]
+        to: Vec<String>,
+        /// With --from or --to: at most N calls away.
+        #[arg(long, value_name = "N")]
+        depth: Option<usize>,
+        /// Only the edges that reflection resolved.
+        #[arg(long)]
+        reflective_only: bool,
+        /// Only calls made by classes in this package prefix (repeatable).
+        #[arg(long, value_name = "PREFIX")]
+        package: Vec<String>,
+        /// Draw one node per method, class or package.
+        #[arg(long, default_value = "method")]
+        collapse: refract::export::callgraph::Collapse,
     },
 }
 
@@ -470,8 +499,25 @@ fn run(cli: Cli) -> Result<()> {
             db,
             format,
         }) => cli::repl::export_relation(&relation, &db, format),
-        Command::Export(ExportCommand::Callgraph { db, format }) => {
-            cli::repl::export_callgraph(&db, format)
+        Command::Export(ExportCommand::Callgraph {
+            db,
+            format,
+            from,
+            to,
+            depth,
+            reflective_only,
+            package,
+            collapse,
+        }) => {
+            let filter = refract::export::callgraph::GraphFilter {
+                from,
+                to,
+                depth,
+                reflective_only,
+                packages: package,
+                collapse,
+            };
+            cli::repl::export_callgraph(&db, format, &filter)
         }
     }
 }

@@ -231,7 +231,8 @@ fn report_counts_sites_call_graph_and_specification_points() {
     assert_eq!(
         refract(&["export", "specpoints", &db.display().to_string()]),
         format!(
-            "{m}[2@L6] invokestatic <java.lang.System: java.lang.String getProperty(java.lang.String)>\t\
+            "source\tsite\tpath\n\
+             {m}[2@L6] invokestatic <java.lang.System: java.lang.String getProperty(java.lang.String)>\t\
              {m}[7@L7] invokestatic <java.lang.Class: java.lang.Class forName(java.lang.String)>\t\
              {m}/l1@5\n\
              {m}[30@L10] invokestatic <java.lang.System: java.lang.String getProperty(java.lang.String)>\t\
@@ -1049,7 +1050,8 @@ fn provenance_starts_at_unknown_names_and_goes_through_stores_of_text() {
     assert_eq!(
         refract(&["export", "specpoints", &db.display().to_string()]),
         format!(
-            "{m}[11@L15] invokestatic <java.lang.System: java.lang.String getenv(java.lang.String)>\t\
+            "source\tsite\tpath\n\
+             {m}[11@L15] invokestatic <java.lang.System: java.lang.String getenv(java.lang.String)>\t\
              {site}\t{m}/s@11 -> {m}/s@32\n"
         )
     );
@@ -1090,7 +1092,8 @@ fn lines_of_resource_files_name_classes_but_standard_input_does_not() {
     let points = refract(&["export", "specpoints", &db]);
     assert!(
         points.starts_with(
-            "<ServiceFiles: void main(java.lang.String[])>[29@L46] invokevirtual <java.io.BufferedReader: java.lang.String readLine()>\t\
+            "source\tsite\tpath\n\
+             <ServiceFiles: void main(java.lang.String[])>[29@L46] invokevirtual <java.io.BufferedReader: java.lang.String readLine()>\t\
              <ServiceFiles: void main(java.lang.String[])>[44@L48] invokestatic <java.lang.Class: java.lang.Class forName(java.lang.String)>\t"
         ),
         "{points}"

@@ -31,10 +31,13 @@ fn expected(name: &str) -> String {
 }
 
 /// Analyses a fixture idiom once per test binary; returns the database.
+/// (Tests run in parallel: one analysis at a time writes a database.)
 fn fixture_db(main: &str) -> PathBuf {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    static WRITING: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let dir = DIR.get_or_init(|| tempfile::tempdir().unwrap());
     let db = dir.path().join(format!("{main}.db"));
+    let _one = WRITING.lock().unwrap_or_else(|e| e.into_inner());
     if !db.exists() {
         let classes = root().join("fixtures/classes/reflection");
         let r = refract(&[
@@ -574,6 +577,159 @@ fn call_graph_exports_mark_reflective_edges() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("<svg"));
+}
+
+/// The call graph cut down to what a person reads: `--from`/`--to` with
+/// `--depth`, `--reflective-only`, `--package`, and nodes collapsed to
+/// classes; a method that is not there is named with its nearest.
+#[test]
+fn call_graph_filters_keep_what_is_asked_for() {
+    let db = fixture_db("Invoke");
+    let db = db.display().to_string();
+    let main = "<Invoke: void main(java.lang.String[])>";
+    let tsv = |extra: &[&str]| {
+        let mut args = vec!["export", "callgraph", db.as_str()];
+        args.extend_from_slice(extra);
+        let r = refract(&args);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        // Caller and callee, without the site.
+        r.stdout
+            .lines()
+            .skip(1)
+            .map(|l| {
+                let f: Vec<&str> = l.split('\t').collect();
+                format!("{} -> {} {}", f[0], f[2], f[3])
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        tsv(&["--from", "Upper.<init>"]),
+        ["<r.Upper: void <init>()> -> <java.lang.Object: void <init>()> call"]
+    );
+    assert_eq!(
+        tsv(&["--to", "java.lang.Object.<init>"]),
+        [
+            "<r.Upper: void <init>()> -> <java.lang.Object: void <init>()> call".to_string(),
+            format!("{main} -> <r.Upper: void <init>()> reflective"),
+        ]
+    );
+    assert_eq!(
+        tsv(&["--to", "java.lang.Object.<init>", "--depth", "1"]),
+        ["<r.Upper: void <init>()> -> <java.lang.Object: void <init>()> call"]
+    );
+    assert_eq!(tsv(&["--reflective-only"]).len(), 4);
+    assert_eq!(
+        tsv(&["--package", "r"]),
+        ["<r.Upper: void <init>()> -> <java.lang.Object: void <init>()> call"]
+    );
+    assert_eq!(tsv(&["--package", "r.Up"]).len(), 0);
+    let classes = refract(&[
+        "export",
+        "callgraph",
+        &db,
+        "--format",
+        "dot",
+        "--collapse",
+        "class",
+    ]);
+    assert_eq!(
+        classes.stdout,
+        "digraph callgraph {\n\
+         \x20 rankdir=LR;\n\
+         \x20 node [shape=box, style=rounded, fontname=\"monospace\", fontsize=10];\n\
+         \x20 edge [color=\"#555555\", fontname=\"monospace\", fontsize=9];\n\
+         \x20 graph [style=rounded, color=\"#aaaaaa\", fontname=\"monospace\", fontsize=10];\n\
+         \x20 n0 [id=\"n0\", label=\"Invoke\", tooltip=\"Invoke\"];\n\
+         \x20 n1 [id=\"n1\", label=\"java.lang.Class\", tooltip=\"java.lang.Class\"];\n\
+         \x20 n2 [id=\"n2\", label=\"r.Upper\", tooltip=\"r.Upper\"];\n\
+         \x20 n3 [id=\"n3\", label=\"java.lang.Object\", tooltip=\"java.lang.Object\"];\n\
+         \x20 n0 -> n1;\n\
+         \x20 n2 -> n3;\n\
+         \x20 n0 -> n2 [style=dashed, color=red, fontcolor=red, label=\"reflective\"];\n\
+         }\n"
+    );
+    let wrong = refract(&["export", "callgraph", &db, "--from", "Upper.rnu"]);
+    assert_eq!(wrong.code, 1);
+    assert_eq!(
+        wrong.stderr,
+        "error: --from Upper.rnu: no method of the call graph is called so (did you mean Upper.run?)\n"
+    );
+}
+
+/// The HTML page renders in a real browser: headless Chromium runs its
+/// script (which counts the nodes) and its screenshot shows the graph,
+/// with the red reflective edges.
+#[test]
+fn call_graph_page_renders_in_a_headless_browser() {
+    let db = fixture_db("Invoke");
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("cg.html");
+    let html = refract(&[
+        "export",
+        "callgraph",
+        &db.display().to_string(),
+        "--format",
+        "html",
+    ]);
+    assert_eq!(html.code, 0, "{}", html.stderr);
+    assert!(html.stdout.starts_with("<!DOCTYPE html>"));
+    assert!(
+        !html.stdout.contains("<?xml"),
+        "the SVG is embedded without its prolog"
+    );
+    std::fs::write(&page, &html.stdout).unwrap();
+    let url = format!("file://{}", page.display());
+    let chromium = |args: &[&str]| {
+        let out = Command::new("chromium")
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--hide-scrollbars",
+            ])
+            .arg(format!(
+                "--user-data-dir={}",
+                dir.path().join("profile").display()
+            ))
+            .args(args)
+            .arg(&url)
+            .output()
+            .expect("Chromium (scripts/install-test-deps.sh installs it)");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    let dom = String::from_utf8(chromium(&["--dump-dom"])).unwrap();
+    assert!(
+        dom.contains("data-nodes=\"7\""),
+        "the page's script ran: {dom}"
+    );
+    let shot = dir.path().join("cg.png");
+    chromium(&[
+        "--window-size=1000,600",
+        &format!("--screenshot={}", shot.display()),
+    ]);
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&shot).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let channels = info.color_type.samples();
+    let (mut red, mut dark) = (0, 0);
+    for px in buf[..info.buffer_size()].chunks(channels) {
+        let (r, g, b) = (px[0], px[1], px[2]);
+        if r > 200 && g < 80 && b < 80 {
+            red += 1;
+        }
+        if r < 90 && g < 90 && b < 90 {
+            dark += 1;
+        }
+    }
+    // Four dashed red edges with their labels, and boxes and names in black.
+    assert!(red > 500, "red pixels: {red}");
+    assert!(dark > 2000, "dark pixels: {dark}");
 }
 
 #[test]

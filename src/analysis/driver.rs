@@ -46,8 +46,9 @@ pub struct AnalysisOptions {
 /// Why an analysis could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum AnalysisError {
-    /// Writing the database failed.
-    #[error("cannot write the database: {0}")]
+    /// Writing the database failed. (The cause is the error's source, so
+    /// that a chain printed with `{:#}` names it once.)
+    #[error("cannot write the database")]
     Io(#[from] std::io::Error),
     /// The Datalog program failed (a bug in the rules, or damaged input).
     #[error(transparent)]

@@ -154,6 +154,7 @@ pub fn run_export_specpoints(db: &Path) -> Result<()> {
     let lines = export::spec_points(&mut db, &r)?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
+    writeln!(out, "source\tsite\tpath")?;
     for l in lines {
         writeln!(out, "{l}")?;
     }

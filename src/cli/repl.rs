@@ -4,7 +4,7 @@
 
 use anyhow::{Context, Result};
 use refract::database::Database;
-use refract::export::callgraph::{write_callgraph, GraphFormat};
+use refract::export::callgraph::{write_callgraph, GraphFilter, GraphFormat};
 use refract::export::relation::{write_relation, Format};
 use refract::session::Session;
 use refract::shell::{history_file, Shell};
@@ -115,11 +115,11 @@ pub fn export_relation(relation: &str, db: &Path, format: Format) -> Result<()> 
 }
 
 /// `refract export callgraph`.
-pub fn export_callgraph(db: &Path, format: GraphFormat) -> Result<()> {
+pub fn export_callgraph(db: &Path, format: GraphFormat, filter: &GraphFilter) -> Result<()> {
     let mut session = open_session(db)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    write_callgraph(&mut session, format, &mut out)?;
+    write_callgraph(&mut session, format, filter, &mut out)?;
     out.flush()?;
     Ok(())
 }

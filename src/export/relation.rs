@@ -1,5 +1,5 @@
-//! One relation as TSV (Soufflé's `.csv`: tab-separated, no header), CSV
-//! (RFC 4180, with a header row) or JSON (an array of objects keyed by
+//! One relation as TSV (tab-separated, with a header row of attribute
+//! names), CSV (RFC 4180, with a header row) or JSON (an array of objects keyed by
 //! attribute name). Elements print as their names from the domain's map,
 //! or as numbers where the domain has none. Tuples come in BDD order.
 
@@ -12,7 +12,8 @@ use std::ops::ControlFlow;
 /// An export format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
-    /// Tab-separated, no header (Soufflé's output, readable back as `.facts`).
+    /// Tab-separated with a header row (Soufflé's output with
+    /// `headers=true`).
     Tsv,
     /// Comma-separated with a header row, fields quoted as needed.
     Csv,
@@ -48,7 +49,10 @@ pub fn write_relation(
             writeln!(out, "{}", header.join(","))?;
         }
         Format::Json => out.write_all(b"[")?,
-        Format::Tsv => {}
+        Format::Tsv => {
+            let header: Vec<String> = names.iter().map(|n| n.replace(['\t', '\n'], " ")).collect();
+            writeln!(out, "{}", header.join("\t"))?;
+        }
     }
     let mut n = 0u64;
     let mut err: Option<io::Error> = None;
