@@ -209,6 +209,27 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         limit: usize,
     },
+    /// Explain why a tuple is in a database: its derivation tree.
+    ///
+    /// Each derived tuple is shown with the rule that made it (its file
+    /// and line in queries/) and the body tuples that satisfied it, down to
+    /// input facts, whose names carry their class, method, bytecode index
+    /// and source line. Variables in the atom are bound by its first tuple.
+    /// The search is bounded (--depth); a branch the bound cut is marked.
+    ///
+    /// Examples:
+    ///   refract explain demo.db 'IEr(i, "<r.Upper: java.lang.String run(java.lang.String)>")'
+    ///   refract explain demo.db 'reach("<r.Upper: void <init>()>")' --depth 10
+    #[command(verbatim_doc_comment)]
+    Explain {
+        /// The database.
+        db: PathBuf,
+        /// The tuple, as an atom: R("name", ...), variables allowed.
+        atom: String,
+        /// At most this many rule applications from the tuple to a fact.
+        #[arg(long, default_value_t = 40)]
+        depth: usize,
+    },
     /// Print the reflection report of an analysed database.
     ///
     /// Examples:
@@ -476,6 +497,7 @@ fn run(cli: Cli) -> Result<()> {
             statements,
             limit,
         } => cli::repl::query(&db, &statements, limit),
+        Command::Explain { db, atom, depth } => cli::repl::explain(&db, &atom, depth),
         Command::Report { db, imprecise } => cli::analyze::run_report(&db, imprecise),
         Command::Check {
             db,

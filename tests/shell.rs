@@ -732,6 +732,56 @@ fn call_graph_page_renders_in_a_headless_browser() {
     assert!(dark > 2000, "dark pixels: {dark}");
 }
 
+/// `refract explain` prints a tuple's derivation: each derived tuple with
+/// the rule that made it (file and line in queries/), down to input
+/// facts; what a depth bound cuts is marked; `.explain` in the shell
+/// prints the same and leaves the session's rules as they were.
+#[test]
+fn explain_prints_the_derivation_of_a_tuple() {
+    let db = fixture_db("Invoke");
+    let d = db.display().to_string();
+    let goal = "reach(\"<r.Upper: void <init>()>\")";
+    let r = refract(&["explain", &d, goal]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout, expected("invoke-explain-reach.txt"));
+    let site = "<Invoke: void main(java.lang.String[])>[7@L7] invokevirtual \
+                <java.lang.Class: java.lang.Object newInstance()>";
+    let cut = refract(&["explain", &d, goal, "--depth", "3"]);
+    assert_eq!(
+        cut.stdout,
+        format!(
+            "reach(\"<r.Upper: void <init>()>\")  [queries/pointsto.dl:135]\n\
+             \x20 IEr(\"{site}\", \"<r.Upper: void <init>()>\")  [queries/reflection.dl:168]\n\
+             \x20   newInstanceTargets(\"{site}\", \"r.Upper\")  [queries/reflection.dl:166]\n\
+             \x20     apiArg(\"{site}\", \"<java.lang.Class: java.lang.Object newInstance()>\", 0, \
+             \"<Invoke: void main(java.lang.String[])>/l1@5\")  [not explained within the search's bounds]\n\
+             \x20     vP(\"<Invoke: void main(java.lang.String[])>/l1@5\", \"<class r.Upper>\")  \
+             [not explained within the search's bounds]\n\
+             \x20     classObject(\"<class r.Upper>\", \"r.Upper\")  [fact]\n\
+             \x20     reflectiveObject(\"<reflective new r.Upper>\", \"r.Upper\")  [fact]\n\
+             \x20   defaultConstructor(\"r.Upper\", \"<r.Upper: void <init>()>\")  [fact]\n"
+        )
+    );
+    // Variables are bound by the first tuple.
+    let first = refract(&["explain", &d, "reach(m)", "--depth", "1"]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert!(first.stdout.starts_with("reach(\""), "{}", first.stdout);
+    let absent = refract(&["explain", &d, "reach(\"<r.Lower: void <init>()>\")"]);
+    assert_eq!(absent.code, 1);
+    assert_eq!(
+        absent.stderr,
+        "error: reach(\"<r.Lower: void <init>()>\") is not in the database\n"
+    );
+    let shell = refract_with_input(&["repl", &d], &format!(".explain {goal}\n.rules\n"));
+    assert_eq!(
+        shell.stdout,
+        format!(
+            "{}(no rules added in this session)\n",
+            expected("invoke-explain-reach.txt")
+        )
+    );
+}
+
 #[test]
 fn stored_relations_read_back_equal_and_saved_ones_persist() {
     let dir = tempfile::tempdir().unwrap();

@@ -103,6 +103,22 @@ pub fn query(db: &Path, statements: &[String], limit: usize) -> Result<()> {
     finished(&shell)
 }
 
+/// `refract explain DB ATOM`.
+pub fn explain(db: &Path, atom: &str, depth: usize) -> Result<()> {
+    use refract::session::explain::{explain, Bounds};
+    let mut session = open_session(db)?;
+    let bounds = Bounds {
+        depth,
+        ..Bounds::default()
+    };
+    let tree = explain(&mut session, atom, bounds)?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    out.write_all(tree.render().as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
+
 /// `refract export relation`.
 pub fn export_relation(relation: &str, db: &Path, format: Format) -> Result<()> {
     let mut db = Database::open(db)?;

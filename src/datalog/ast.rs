@@ -3,7 +3,7 @@
 use super::error::Loc;
 
 /// A term in an atom or comparison.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TermAst {
     /// A variable.
     Var(String),

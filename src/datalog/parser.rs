@@ -104,6 +104,7 @@ const TUNING_DIRECTIVES: &[&str] = &[
 /// ignored outside the shell.
 const SHELL_COMMANDS: &[&str] = &[
     "count",
+    "explain",
     "limit",
     "schema",
     "relations",

@@ -77,6 +77,27 @@ impl Answer {
         }
     }
 
+    /// The rows shown, as names where the column's domain has a map and
+    /// as element numbers where it has none.
+    pub fn values(&self) -> Vec<Vec<Value>> {
+        let mut rows = Vec::new();
+        let _ = self.for_each_row(&mut |t| {
+            let row = t
+                .iter()
+                .enumerate()
+                .map(
+                    |(col, &v)| match self.maps[col].as_deref().and_then(|m| m.name(v)) {
+                        Some(n) => Value::Name(n.to_string()),
+                        None => Value::Number(v),
+                    },
+                )
+                .collect();
+            rows.push(row);
+            Ok(())
+        });
+        rows
+    }
+
     /// Prints the answer: a table of the rows shown (psql style), a note
     /// of the rows left out, and the tuple count. A query without
     /// variables prints `yes` or `no`.
@@ -133,6 +154,15 @@ impl Answer {
         }
         writeln!(out, "{} tuple{}", self.total, plural(&self.total))
     }
+}
+
+/// One element of an answer's row.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// Its name in the domain's map.
+    Name(String),
+    /// Its number, in a domain without a map.
+    Number(u64),
 }
 
 /// How an answer prints (the shell's `.mode`, as sqlite3's).

@@ -11,6 +11,7 @@
 //! unknown relation, a cancelled evaluation) leaves the session as it was.
 
 pub mod answer;
+pub mod explain;
 
 use crate::database::{Database, DatabaseError};
 use crate::datalog::ast::Statement;
@@ -95,15 +96,23 @@ impl Session {
         Ok(s)
     }
 
-    /// The rules added so far, as text.
+    /// The rules added so far, as text. (They come first in the
+    /// program; rules the session adds for its own use, such as
+    /// [`explain`]'s, come after them.)
     pub fn added_rules(&self) -> Vec<String> {
         let prog = &self.db.solver.prog;
         let query_rules: HashSet<usize> = prog.queries.iter().map(|q| q.rule).collect();
+        let count = self
+            .added
+            .iter()
+            .filter(|s| matches!(s, Statement::Rule(_)))
+            .count();
         prog.rules
             .iter()
             .enumerate()
             .filter(|(k, _)| !query_rules.contains(k))
             .map(|(_, r)| r.text.clone())
+            .take(count)
             .collect()
     }
 

@@ -17,6 +17,8 @@ pub enum Command {
     /// `.schema`, `.schema R` or `.schema PATTERN` (with `*`).
     Schema(Option<String>),
     Count(String),
+    /// `.explain ATOM`: the derivation of a tuple.
+    Explain(String),
     Rules,
     /// `.drop N` (a rule of `.rules`) or `.drop R` (a relation the
     /// session declared).
@@ -60,6 +62,9 @@ pub fn parse(line: &str) -> Option<Command> {
         (".schema", 1) => Command::Schema(None),
         (".schema", 2) => Command::Schema(arg(1)),
         (".count", 2) => Command::Count(arg(1)?),
+        (".explain", n) if n > 1 => {
+            Command::Explain(line.trim_start()[".explain".len()..].trim().to_string())
+        }
         (".rules", 1) => Command::Rules,
         (".drop", 2) => Command::Drop(arg(1)?),
         (".load", 2) => Command::Load(PathBuf::from(arg(1)?)),
@@ -81,9 +86,9 @@ pub fn parse(line: &str) -> Option<Command> {
         (".tables", _) => Command::Usage(usage(".relations")),
         (".exit" | ".q", _) => Command::Usage(usage(".quit")),
         (
-            c @ (".help" | ".relations" | ".schema" | ".count" | ".rules" | ".drop" | ".load"
-            | ".save" | ".export" | ".limit" | ".timing" | ".show" | ".mode" | ".headers"
-            | ".output" | ".once" | ".quit"),
+            c @ (".help" | ".relations" | ".schema" | ".count" | ".rules" | ".drop" | ".explain"
+            | ".load" | ".save" | ".export" | ".limit" | ".timing" | ".show" | ".mode"
+            | ".headers" | ".output" | ".once" | ".quit"),
             _,
         ) => Command::Usage(usage(c)),
         (w, _)
@@ -168,6 +173,15 @@ impl Shell {
                 let rel = self.relation(&name)?;
                 let n = self.session.db.solver.count(rel);
                 writeln!(out, "{name}: {n} tuples").map_err(io)?;
+            }
+            Command::Explain(atom) => {
+                let tree = crate::session::explain::explain(
+                    &mut self.session,
+                    &atom,
+                    crate::session::explain::Bounds::default(),
+                )
+                .map_err(|e| e.to_string())?;
+                out.write_all(tree.render().as_bytes()).map_err(io)?;
             }
             Command::Rules => {
                 let rules = self.session.added_rules();

@@ -19,6 +19,10 @@ pub const COMMANDS: &[(&str, &str)] = &[
         "R's declaration, meaning and rules; with * in PATTERN, or none, a list",
     ),
     (".count R", "the exact number of tuples of R"),
+    (
+        ".explain ATOM",
+        "why a tuple is there: the rules and tuples that derive it",
+    ),
     (".rules", "the rules added in this session, numbered"),
     (
         ".drop N|R",
