@@ -393,6 +393,13 @@ impl Database {
         Ok(())
     }
 
+    /// Marks a relation loaded as it is (empty after
+    /// [`Database::replace_program`] reset it): its stored tuples are not
+    /// read, because the session derives it again from nothing.
+    pub fn start_empty(&mut self, rel: RelId) {
+        self.loaded[rel] = true;
+    }
+
     /// A relation's BDD.
     pub fn relation(&mut self, name: &str) -> Result<&Bdd, DatabaseError> {
         let rel = self.load(name)?;

@@ -92,29 +92,11 @@ pub enum ExplainError {
 pub fn explain(session: &mut Session, goal: &str, bounds: Bounds) -> Result<Node, ExplainError> {
     let program = std::fs::read_to_string(session.db.dir.join("program.dl"))
         .map_err(|_| ExplainError::NoProgram)?;
-    let (rules, declarations) = program_rules(&program)?;
+    let rules = program_rules(&program)?;
     let atom = parse_goal(goal)?;
-    // The program's relations that the database does not store join the
-    // session for the search, and leave its list of added statements
-    // after it (`.rules` shows what the user added).
-    let added = session.added.len();
-    let result = derive_unstored(session, &rules, declarations)
-        .and_then(|()| search(session, rules, &atom, goal, bounds));
-    session.added.truncate(added);
-    result
-}
-
-/// The search for `atom`'s first tuple's derivation.
-fn search(
-    session: &mut Session,
-    rules: Vec<ProgramRule>,
-    atom: &AtomAst,
-    goal: &str,
-    bounds: Bounds,
-) -> Result<Node, ExplainError> {
     // Ground the goal: its first tuple.
-    let ground =
-        first_tuple(session, atom)?.ok_or_else(|| ExplainError::Absent(goal.trim().to_string()))?;
+    let ground = first_tuple(session, &atom)?
+        .ok_or_else(|| ExplainError::Absent(goal.trim().to_string()))?;
     let mut search = Search {
         session,
         rules,
@@ -127,57 +109,9 @@ fn search(
     Ok((*search.prove(&ground, 0)).clone_shallow())
 }
 
-/// Adds to the session the relations of the program that the database
-/// does not store (intermediate ones), with their rules, so that the
-/// search can ask for their tuples.
-fn derive_unstored(
-    session: &mut Session,
-    rules: &[ProgramRule],
-    declarations: Vec<Statement>,
-) -> Result<(), ExplainError> {
-    let missing: HashSet<String> = declarations
-        .iter()
-        .filter_map(|d| match d {
-            Statement::Relation { name, .. } if !session.db.has(name) => Some(name.clone()),
-            _ => None,
-        })
-        .collect();
-    if missing.is_empty() {
-        return Ok(());
-    }
-    let mut stmts: Vec<Statement> = declarations
-        .into_iter()
-        .filter(|d| matches!(d, Statement::Relation { name, .. } if missing.contains(name)))
-        .map(|d| match d {
-            // Inputs and outputs of the analysis are stored; these are
-            // plain relations of the session.
-            Statement::Relation {
-                name, attrs, loc, ..
-            } => Statement::Relation {
-                name,
-                attrs,
-                options: Vec::new(),
-                loc,
-            },
-            other => other,
-        })
-        .collect();
-    stmts.extend(
-        rules
-            .iter()
-            .filter(|r| missing.contains(&r.rule.head.relation))
-            .map(|r| Statement::Rule(r.rule.clone())),
-    );
-    session
-        .execute(stmts, 0)
-        .map_err(|e| ExplainError::Query(e.to_string()))?;
-    Ok(())
-}
-
 /// The rules of `program.dl`, each placed at its file of `queries/` (the
-/// program marks each file's start with a `# ---- FILE ----` line), and
-/// its relation declarations.
-fn program_rules(program: &str) -> Result<(Vec<ProgramRule>, Vec<Statement>), ExplainError> {
+/// program marks each file's start with a `# ---- FILE ----` line).
+fn program_rules(program: &str) -> Result<Vec<ProgramRule>, ExplainError> {
     let mut place: Vec<(String, u32)> = Vec::new();
     let mut file = "program.dl".to_string();
     let mut line = 0u32;
@@ -196,10 +130,9 @@ fn program_rules(program: &str) -> Result<(Vec<ProgramRule>, Vec<Statement>), Ex
     let parsed = parse_str_at(program, "program.dl", std::path::Path::new("."), 1)
         .map_err(|e| ExplainError::Query(e.to_string()))?;
     let mut rules = Vec::new();
-    let mut declarations = Vec::new();
     for stmt in parsed.statements {
-        match stmt {
-            Statement::Rule(rule) => {
+        if let Statement::Rule(rule) = stmt {
+            {
                 let (f, l) = place
                     .get((rule.loc.line as usize).saturating_sub(1))
                     .cloned()
@@ -209,11 +142,9 @@ fn program_rules(program: &str) -> Result<(Vec<ProgramRule>, Vec<Statement>), Ex
                     rule,
                 });
             }
-            d @ Statement::Relation { .. } => declarations.push(d),
-            _ => {}
         }
     }
-    Ok((rules, declarations))
+    Ok(rules)
 }
 
 /// The goal's atom.

@@ -1,11 +1,15 @@
 //! A query session over an open database: what the shell (`refract repl`)
 //! and batch scripts (`refract run SCRIPT --db DB`) share.
 //!
-//! The session's program is the database's schema followed by every
-//! declaration and rule the user has added. Each new piece of text is
-//! parsed, checked together with everything before it, and solved
-//! incrementally: relations that no new rule reaches keep their contents,
-//! and only the strata holding a relation the new rules reach re-run.
+//! The session's program is the database's schema, the rules of the
+//! analysis that made it (`program.dl`), and every declaration and rule
+//! the user has added. Each new piece of text is parsed, checked together
+//! with everything before it, and solved incrementally: relations that no
+//! new rule reaches keep their contents; those it reaches start from their
+//! stored tuples (or from nothing, below a negation of a changed relation)
+//! and only their strata re-run; the analysis's intermediate relations,
+//! which the database does not store, are computed when first needed.
+//! `docs/architecture.md` ("Sessions") gives the reasoning.
 //! Queries (`vP(v, h)?`) are answered and then forgotten; their answers
 //! come back as [`Answer`]s. A statement that fails (a syntax error, an
 //! unknown relation, a cancelled evaluation) leaves the session as it was.
@@ -59,25 +63,80 @@ pub enum Output {
 pub struct Session {
     /// The database, holding the engine with all relations.
     pub db: Database,
-    /// The schema's statements.
+    /// The schema's statements, then the rules of the analysis that made
+    /// the database (`program.dl`) with the declarations of the relations
+    /// it derives but does not store.
     base: ParsedProgram,
+    /// How many rules `base` has (they come first in the program).
+    base_rules: usize,
     /// Declarations and rules the user added, in order.
     added: Vec<Statement>,
     maps: MapCache,
+    /// Relations of the analysis the database does not store and this
+    /// session has not computed yet: computed when a statement needs them.
+    lazy: HashSet<String>,
     /// Set by Ctrl-C to stop a running evaluation.
     pub cancel: Arc<AtomicBool>,
+}
+
+/// What a statement's evaluation must re-solve.
+struct Plan {
+    /// Relations to solve again (emptied first).
+    affected: HashSet<RelId>,
+    /// Those among them that start empty even where the database stores
+    /// them: what a negation of a changed relation derives, and what
+    /// depends on that. The others start from their stored tuples, which
+    /// the monotone rules can only add to.
+    fresh: HashSet<RelId>,
 }
 
 impl Session {
     /// A session over `db`.
     pub fn new(db: Database) -> Result<Session, SessionError> {
-        let base = match db.schema_path() {
+        let mut base = match db.schema_path() {
             Some(p) => parse_file(&p)?,
             None => ParsedProgram {
                 base_dir: db.dir.clone(),
                 ..ParsedProgram::default()
             },
         };
+        let stored: HashSet<String> = base
+            .statements
+            .iter()
+            .filter_map(|s| match s {
+                Statement::Relation { name, .. } => Some(name.clone()),
+                _ => None,
+            })
+            .collect();
+        // The analysis's rules, so that a rule the user adds re-derives
+        // what the analysis derives from its head, and its intermediate
+        // relations can be asked for.
+        let mut lazy = HashSet::new();
+        let program = db.dir.join("program.dl");
+        if !db.is_scratch() && program.is_file() {
+            for stmt in parse_file(&program)?.statements {
+                match stmt {
+                    Statement::Relation {
+                        name, attrs, loc, ..
+                    } if !stored.contains(&name) => {
+                        lazy.insert(name.clone());
+                        base.statements.push(Statement::Relation {
+                            name,
+                            attrs,
+                            options: Vec::new(),
+                            loc,
+                        });
+                    }
+                    rule @ Statement::Rule(_) => base.statements.push(rule),
+                    _ => {}
+                }
+            }
+        }
+        let base_rules = base
+            .statements
+            .iter()
+            .filter(|s| matches!(s, Statement::Rule(_)))
+            .count();
         let mut maps = MapCache::new();
         for d in &db.solver.prog.domains {
             if let (Some(f), Some(m)) = (&d.map_file, &d.names) {
@@ -88,32 +147,149 @@ impl Session {
         let mut s = Session {
             db,
             base,
+            base_rules,
             added: Vec::new(),
             maps,
+            lazy,
             cancel,
         };
         s.db.solver.cancel = Some(s.cancel.clone());
+        if s.base_rules > 0 {
+            // The analysis's relations are known from the start; nothing
+            // is solved until a statement needs it.
+            let prog = resolve_with_maps(&s.base, &mut s.maps)?;
+            s.db.replace_program(prog, &|_| false)?;
+        }
         Ok(s)
     }
 
-    /// The rules added so far, as text. (They come first in the
-    /// program; rules the session adds for its own use, such as
-    /// [`explain`]'s, come after them.)
+    /// A relation by name, with its tuples: loaded from the database, or,
+    /// for one the analysis derives but the database does not store,
+    /// computed (with what it needs) the first time.
+    pub fn load(&mut self, name: &str) -> Result<RelId, SessionError> {
+        if self.lazy.contains(name) {
+            let mut all = self.base.clone();
+            all.statements.extend(self.added.iter().cloned());
+            let prog = resolve_with_maps(&all, &mut self.maps)?;
+            if let Some(rel) = prog.relation_id(name) {
+                let plan = self.plan_lazy(&prog, HashSet::new(), vec![rel]);
+                let names: HashSet<String> = plan
+                    .affected
+                    .iter()
+                    .map(|&r| prog.relations[r].name.clone())
+                    .collect();
+                self.cancel.store(false, Ordering::Relaxed);
+                crate::interrupt::clear();
+                let previous = self.db.replace_program(prog, &|n| names.contains(n))?;
+                self.run_plan(&plan, previous)?;
+            }
+        }
+        Ok(self.db.load(name)?)
+    }
+
+    /// The rules added so far, as text. (They follow the analysis's
+    /// rules in the program.)
     pub fn added_rules(&self) -> Vec<String> {
         let prog = &self.db.solver.prog;
         let query_rules: HashSet<usize> = prog.queries.iter().map(|q| q.rule).collect();
-        let count = self
-            .added
-            .iter()
-            .filter(|s| matches!(s, Statement::Rule(_)))
-            .count();
+        let count = self.added_rule_count();
         prog.rules
             .iter()
             .enumerate()
+            .skip(self.base_rules)
             .filter(|(k, _)| !query_rules.contains(k))
             .map(|(_, r)| r.text.clone())
             .take(count)
             .collect()
+    }
+
+    /// Whether rule `k` of the current program is one the user added.
+    pub fn is_added_rule(&self, k: usize) -> bool {
+        k >= self.base_rules && k < self.base_rules + self.added_rule_count()
+    }
+
+    /// How many rules the user added.
+    fn added_rule_count(&self) -> usize {
+        self.added
+            .iter()
+            .filter(|s| matches!(s, Statement::Rule(_)))
+            .count()
+    }
+
+    /// What re-solving `seeds` (relations whose rules changed, and the
+    /// queries) involves: everything derived from them; the relations of
+    /// the analysis not computed yet that those rules read; and which of
+    /// them must start empty.
+    fn plan(&self, prog: &Program, seeds: HashSet<RelId>) -> Plan {
+        let affected = dependents(prog, seeds);
+        // A negation of a changed relation may now fail where it held:
+        // its rule's head, and what depends on it, start empty.
+        let negating: HashSet<RelId> = prog
+            .rules
+            .iter()
+            .filter(|r| {
+                r.body
+                    .iter()
+                    .any(|l| matches!(l, Literal::Neg(a) if affected.contains(&a.rel)))
+            })
+            .map(|r| r.head.rel)
+            .collect();
+        let fresh: HashSet<RelId> = dependents(prog, negating)
+            .intersection(&affected)
+            .copied()
+            .collect();
+        let mut plan = self.plan_lazy(prog, affected, Vec::new());
+        plan.fresh = fresh;
+        plan
+    }
+
+    /// `affected` with the relations not computed yet that its rules, or
+    /// `wanted`, need: those of `wanted` that are lazy, and transitively
+    /// the lazy relations their rules read.
+    fn plan_lazy(&self, prog: &Program, mut affected: HashSet<RelId>, wanted: Vec<RelId>) -> Plan {
+        let mut stack: Vec<RelId> = wanted;
+        let reads = |head: RelId, stack: &mut Vec<RelId>| {
+            for r in prog.rules.iter().filter(|r| r.head.rel == head) {
+                for l in &r.body {
+                    if let Literal::Pos(a) | Literal::Neg(a) = l {
+                        stack.push(a.rel);
+                    }
+                }
+            }
+        };
+        for &h in &affected {
+            reads(h, &mut stack);
+        }
+        while let Some(r) = stack.pop() {
+            if affected.contains(&r) || !self.lazy.contains(&prog.relations[r].name) {
+                continue;
+            }
+            affected.insert(r);
+            reads(r, &mut stack);
+        }
+        Plan {
+            affected,
+            fresh: HashSet::new(),
+        }
+    }
+
+    /// Solves `plan` in the program just put in place; on failure the
+    /// database goes back to `previous`. Relations computed now are no
+    /// longer lazy.
+    fn run_plan(
+        &mut self,
+        plan: &Plan,
+        previous: crate::database::Snapshot,
+    ) -> Result<(), SessionError> {
+        if let Err(e) = self.solve_affected(plan) {
+            self.db.restore(previous);
+            return Err(e);
+        }
+        let prog = &self.db.solver.prog;
+        for &r in &plan.affected {
+            self.lazy.remove(&prog.relations[r].name);
+        }
+        Ok(())
     }
 
     /// Undoes what the session added: rule `N` as `.rules` numbers them
@@ -190,8 +366,9 @@ impl Session {
         all.statements.extend(kept.iter().cloned());
         let prog = resolve_with_maps(&all, &mut self.maps).map_err(|e| e.to_string())?;
         let seeds: HashSet<RelId> = heads.iter().filter_map(|h| prog.relation_id(h)).collect();
-        let affected = dependents(&prog, seeds);
-        let names: HashSet<String> = affected
+        let plan = self.plan(&prog, seeds);
+        let names: HashSet<String> = plan
+            .affected
             .iter()
             .map(|&r| prog.relations[r].name.clone())
             .collect();
@@ -201,10 +378,7 @@ impl Session {
             .db
             .replace_program(prog, &|n| names.contains(n))
             .map_err(|e| e.to_string())?;
-        if let Err(e) = self.solve_affected(&affected) {
-            self.db.restore(previous);
-            return Err(e.to_string());
-        }
+        self.run_plan(&plan, previous).map_err(|e| e.to_string())?;
         self.added = kept;
         Ok(message)
     }
@@ -277,8 +451,9 @@ impl Session {
         all.statements.extend(self.added.iter().cloned());
         all.statements.extend(stmts.iter().cloned());
         let prog = resolve_with_maps(&all, &mut self.maps)?;
-        let first_new = self.db.solver.prog.rules.len() - self.query_rules();
-        let affected = affected_relations(&prog, first_new);
+        let first_new = self.base_rules + self.added_rule_count();
+        let plan = self.plan(&prog, new_heads(&prog, first_new));
+        let affected = &plan.affected;
         let names: HashSet<String> = affected
             .iter()
             .map(|&r| prog.relations[r].name.clone())
@@ -291,13 +466,7 @@ impl Session {
             .collect();
         let queries = prog.queries.clone();
         let previous = self.db.replace_program(prog, &|n| names.contains(n))?;
-        match self.solve_affected(&affected) {
-            Ok(()) => {}
-            Err(e) => {
-                self.db.restore(previous);
-                return Err(e);
-            }
-        }
+        self.run_plan(&plan, previous)?;
         self.added.extend(kept);
         let mut out = Vec::new();
         for r in printing {
@@ -376,13 +545,14 @@ impl Session {
         out
     }
 
-    /// Rules of the current program that answer queries (always last).
-    fn query_rules(&self) -> usize {
-        self.db.solver.prog.queries.len()
-    }
-
-    fn solve_affected(&mut self, affected: &HashSet<RelId>) -> Result<(), SessionError> {
-        // Stored relations the affected rules read (or extend) are loaded.
+    /// Solves the plan's relations: those that start empty are marked
+    /// loaded as they are; stored relations the rules read (or extend) are
+    /// loaded.
+    fn solve_affected(&mut self, plan: &Plan) -> Result<(), SessionError> {
+        let affected = &plan.affected;
+        for &rel in &plan.fresh {
+            self.db.start_empty(rel);
+        }
         let prog = &self.db.solver.prog;
         let mut needed: Vec<RelId> = affected.iter().copied().collect();
         for rule in &prog.rules {
@@ -445,17 +615,16 @@ fn infer_declaration(
     })
 }
 
-/// The relations that rules from `first_new` on define, and everything
-/// that depends on them.
-fn affected_relations(prog: &Program, first_new: usize) -> HashSet<RelId> {
-    let mut affected: HashSet<RelId> = prog.rules[first_new.min(prog.rules.len())..]
+/// The relations that rules from `first_new` on define, and the queries'.
+fn new_heads(prog: &Program, first_new: usize) -> HashSet<RelId> {
+    let mut heads: HashSet<RelId> = prog.rules[first_new.min(prog.rules.len())..]
         .iter()
         .map(|r| r.head.rel)
         .collect();
     for q in &prog.queries {
-        affected.insert(q.rel);
+        heads.insert(q.rel);
     }
-    dependents(prog, affected)
+    heads
 }
 
 /// `affected` with every relation that a rule derives from one of them,

@@ -164,7 +164,13 @@ impl Shell {
                 for (at, rule) in &described.rules {
                     writeln!(out, "  {at}: {rule}").map_err(io)?;
                 }
-                let session_rules = solver.prog.rules.iter().filter(|r| r.head.rel == rel);
+                let session_rules = solver
+                    .prog
+                    .rules
+                    .iter()
+                    .enumerate()
+                    .filter(|&(k, r)| r.head.rel == rel && self.session.is_added_rule(k))
+                    .map(|(_, r)| r);
                 for r in session_rules {
                     writeln!(out, "  {}", r.text).map_err(io)?;
                 }
@@ -347,11 +353,12 @@ impl Shell {
         Ok(file)
     }
 
-    /// A relation by name, loaded.
+    /// A relation by name, loaded (or computed, for one the analysis
+    /// derives but the database does not store).
     fn relation(&mut self, name: &str) -> Result<usize, String> {
         if !self.session.db.has(name) {
             return Err(format!("unknown relation {name} (.relations lists them)"));
         }
-        self.session.db.load(name).map_err(|e| e.to_string())
+        self.session.load(name).map_err(|e| e.to_string())
     }
 }
