@@ -759,8 +759,26 @@ fn explain_prints_the_derivation_of_a_tuple() {
              [not explained within the search's bounds]\n\
              \x20     classObject(\"<class r.Upper>\", \"r.Upper\")  [fact]\n\
              \x20     reflectiveObject(\"<reflective new r.Upper>\", \"r.Upper\")  [fact]\n\
-             \x20   defaultConstructor(\"r.Upper\", \"<r.Upper: void <init>()>\")  [fact]\n"
+             \x20   defaultConstructor(\"r.Upper\", \"<r.Upper: void <init>()>\")  [fact]\n\
+             \n\
+             In words:\n\
+             - Class.newInstance at Invoke.main, line 7 creates a new r.Upper.\n\
+             - Class.newInstance at Invoke.main, line 7 calls r.Upper.<init>.\n"
         )
+    );
+    // The whole derivation's story names the string and the Class object.
+    let full = refract(&["explain", &d, goal]);
+    assert!(
+        full.stdout.ends_with(
+            "In words:\n\
+             - Class.forName at Invoke.main, line 6 resolves to class r.Upper, because the string \
+             \"r.Upper\" reaches its argument.\n\
+             - Class.newInstance at Invoke.main, line 7 creates a new r.Upper, because <class r.Upper> \
+             reaches its receiver.\n\
+             - Class.newInstance at Invoke.main, line 7 calls r.Upper.<init>.\n"
+        ),
+        "{}",
+        full.stdout
     );
     // Variables are bound by the first tuple.
     let first = refract(&["explain", &d, "reach(m)", "--depth", "1"]);

@@ -53,6 +53,10 @@ pub enum Node {
     Derived {
         /// The tuple.
         tuple: String,
+        /// Its relation.
+        relation: String,
+        /// Its values: names (without quotes) or numbers.
+        values: Vec<String>,
         /// Where the rule is (`queries/FILE:LINE`).
         rule_at: String,
         /// The body's tuples, negations and comparisons, in order.
@@ -198,6 +202,16 @@ fn same_constant(a: &TermAst, b: &TermAst) -> bool {
             *s == n.to_string()
         }
         _ => a == b,
+    }
+}
+
+/// A constant's value as text: a name without its quotes, or a number.
+fn value_text(t: &TermAst) -> String {
+    match t {
+        TermAst::Name(s) => s.clone(),
+        TermAst::Int(n) => n.to_string(),
+        TermAst::Var(v) => v.clone(),
+        TermAst::Wildcard => "_".into(),
     }
 }
 
@@ -458,6 +472,8 @@ impl Search<'_> {
             let complete = children.iter().all(|c| c.complete());
             let node = Node::Derived {
                 tuple: t.text(),
+                relation: t.relation.clone(),
+                values: t.args.iter().map(value_text).collect(),
                 rule_at: at.clone(),
                 body: children,
             };
@@ -467,6 +483,51 @@ impl Search<'_> {
             partial = partial.or(Some(node));
         }
         partial.map(|n| (n, false))
+    }
+}
+
+/// A call site in words: `Class.forName at Invoke.main, line 6`, from
+/// its name `<Invoke: void main(...)>[2@L6] invokestatic <java.lang.Class:
+/// java.lang.Class forName(java.lang.String)>`.
+fn site_words(site: &str) -> String {
+    let Some((caller, rest)) = site.split_once(">[") else {
+        return site.to_string();
+    };
+    let caller = member_words(&format!("{caller}>"));
+    let line = rest
+        .split_once('@')
+        .and_then(|(_, r)| r.split_once(']'))
+        .map(|(l, _)| l.trim_start_matches('L'))
+        .filter(|l| *l != "0")
+        .map(|l| format!(", line {l}"))
+        .unwrap_or_default();
+    let api = rest
+        .find('<')
+        .map(|k| member_words(&rest[k..]))
+        .map(|m| {
+            // The API's class without its package: Class.forName.
+            let (class, name) = m.rsplit_once('.').unwrap_or(("", &m));
+            let simple = class.rsplit('.').next().unwrap_or(class);
+            format!("{simple}.{name}")
+        })
+        .unwrap_or_else(|| "the call".to_string());
+    format!("{api} at {caller}{line}")
+}
+
+/// A member in words: `<r.Upper: java.lang.String run(java.lang.String)>`
+/// is `r.Upper.run`; a field `<r.Bean: int size>` is `r.Bean.size`.
+fn member_words(sig: &str) -> String {
+    let inner = sig
+        .strip_prefix('<')
+        .and_then(|s| s.strip_suffix('>'))
+        .unwrap_or(sig);
+    match inner.split_once(": ") {
+        Some((class, rest)) => {
+            let name = rest.split('(').next().unwrap_or(rest);
+            let name = name.rsplit(' ').next().unwrap_or(name);
+            format!("{class}.{name}")
+        }
+        None => sig.to_string(),
     }
 }
 
@@ -488,10 +549,14 @@ impl Node {
             Node::Cut(s) => Node::Cut(s.clone()),
             Node::Derived {
                 tuple,
+                relation,
+                values,
                 rule_at,
                 body,
             } => Node::Derived {
                 tuple: tuple.clone(),
+                relation: relation.clone(),
+                values: values.clone(),
                 rule_at: rule_at.clone(),
                 body: body.clone(),
             },
@@ -501,11 +566,114 @@ impl Node {
     /// The tree as indented text: each derived tuple with the rule that
     /// made it, each input fact marked, and where a bound cut the search.
     /// A tuple shown earlier in the tree is referred to, not repeated.
+    /// The reflective steps follow in words.
     pub fn render(&self) -> String {
         let mut out = String::new();
         let mut shown = HashSet::new();
         self.render_at(0, &mut shown, &mut out);
+        let story = self.story();
+        if !story.is_empty() {
+            out.push_str("\nIn words:\n");
+            for line in story {
+                let _ = writeln!(out, "- {line}");
+            }
+        }
         out
+    }
+
+    /// The reflective steps of the derivation as sentences, causes first
+    /// (children before the tuples they derive): where a reflective call
+    /// resolves, and the string or Class object that made it so.
+    pub fn story(&self) -> Vec<String> {
+        let mut lines: Vec<String> = Vec::new();
+        self.walk_post(&mut |n| {
+            let Node::Derived {
+                relation, values, ..
+            } = n
+            else {
+                return;
+            };
+            let [site, target] = values.as_slice() else {
+                return;
+            };
+            let at = site_words(site);
+            let line = match relation.as_str() {
+                "classObjects" => {
+                    let why = n
+                        .first_heap(|h| h.starts_with('"'))
+                        .map(|h| format!(", because the string {h} reaches its argument"))
+                        .unwrap_or_default();
+                    format!("{at} resolves to class {target}{why}.")
+                }
+                "newInstanceTargets" => {
+                    let why = n
+                        .first_heap(|h| h.starts_with("<class "))
+                        .map(|h| format!(", because {h} reaches its receiver"))
+                        .unwrap_or_default();
+                    format!("{at} creates a new {target}{why}.")
+                }
+                "methodLookup" | "constructorLookup" | "fieldLookup" => {
+                    // The name comes through the site's `...Named` step.
+                    let Node::Derived { body, .. } = n else {
+                        return;
+                    };
+                    let named = body.iter().find(|c| {
+                        matches!(&***c, Node::Derived { relation, .. } if relation.ends_with("Named"))
+                    });
+                    let why = named
+                        .and_then(|c| c.first_heap(|h| h.starts_with('"')))
+                        .map(|h| format!(" by the name {h}"))
+                        .unwrap_or_default();
+                    format!("{at} finds {}{why}.", member_words(target))
+                }
+                "IEr" => format!("{at} calls {}.", member_words(target)),
+                _ => return,
+            };
+            if !lines.contains(&line) {
+                lines.push(line);
+            }
+        });
+        lines
+    }
+
+    /// Calls `each` on every node below this one and then on it.
+    fn walk_post(&self, each: &mut dyn FnMut(&Node)) {
+        if let Node::Derived { body, .. } = self {
+            for c in body {
+                c.walk_post(each);
+            }
+        }
+        each(self);
+    }
+
+    /// Calls `each` on this node and every node below it, in preorder.
+    fn walk(&self, each: &mut dyn FnMut(&Node)) {
+        each(self);
+        if let Node::Derived { body, .. } = self {
+            for c in body {
+                c.walk(each);
+            }
+        }
+    }
+
+    /// The first heap object of a `vP` tuple below this node that `keep`
+    /// accepts.
+    fn first_heap(&self, keep: impl Fn(&str) -> bool) -> Option<String> {
+        let mut found = None;
+        self.walk(&mut |n| {
+            if found.is_some() {
+                return;
+            }
+            if let Node::Derived {
+                relation, values, ..
+            } = n
+            {
+                if relation == "vP" && values.len() == 2 && keep(&values[1]) {
+                    found = Some(values[1].clone());
+                }
+            }
+        });
+        found
     }
 
     fn render_at(&self, indent: usize, shown: &mut HashSet<String>, out: &mut String) {
@@ -524,6 +692,7 @@ impl Node {
                 tuple,
                 rule_at,
                 body,
+                ..
             } => {
                 if !shown.insert(tuple.clone()) {
                     let _ = writeln!(out, "{pad}{tuple}  [as above]");
