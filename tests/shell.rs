@@ -538,6 +538,13 @@ fn relations_export_as_tsv_csv_and_json() {
     assert_eq!(csv.stdout, expected("invoke-IEr.csv"));
     let json = refract(&["export", "relation", "IEr", &db, "--format", "json"]);
     assert_eq!(json.stdout, expected("invoke-IEr.json"));
+    // Argument positions are numbers in JSON, not strings.
+    let actual = refract(&["export", "relation", "actual", &db, "--format", "json"]);
+    assert!(
+        actual.stdout.contains(", \"num\": 0, \"variable\": "),
+        "{}",
+        actual.stdout
+    );
     let none = refract(&["export", "relation", "nosuch", &db]);
     assert_eq!(none.code, 1);
     assert!(

@@ -85,7 +85,7 @@ pub fn write_relation(
                     line.push_str(&json_string(names[k]));
                     line.push_str(": ");
                     match name {
-                        Some(s) => line.push_str(&json_string(s)),
+                        Some(s) => line.push_str(&json_value(s)),
                         None => line.push_str(&v.to_string()),
                     }
                 }
@@ -114,6 +114,21 @@ pub fn write_relation(
         out.write_all(if n == 0 { b"]\n" } else { b"\n]\n" })?;
     }
     Ok(n)
+}
+
+/// A name as a JSON value: a number where the name is one (argument
+/// positions, bytecode indexes and lines are named by their numbers),
+/// else a string.
+pub fn json_value(s: &str) -> String {
+    let number = !s.is_empty()
+        && s.len() <= 18
+        && s.bytes().all(|b| b.is_ascii_digit())
+        && (s == "0" || !s.starts_with('0'));
+    if number {
+        s.to_string()
+    } else {
+        json_string(s)
+    }
 }
 
 /// A CSV field, quoted when it holds a comma, quote or line break.

@@ -261,8 +261,8 @@ impl Answer {
                 Mode::Json => {
                     let fields: Vec<String> = (columns.iter().zip(&cells))
                         .map(|(c, v)| {
-                            let json = crate::export::relation::json_string;
-                            format!("{}: {}", json(c), json(v))
+                            use crate::export::relation::{json_string, json_value};
+                            format!("{}: {}", json_string(c), json_value(v))
                         })
                         .collect();
                     let lead = if n == 0 { "\n  " } else { ",\n  " };
