@@ -797,6 +797,22 @@ fn explain_prints_the_derivation_of_a_tuple() {
         absent.stderr,
         "error: reach(\"<r.Lower: void <init>()>\") is not in the database\n"
     );
+    // A string that travels through variables is followed.
+    let lifted = fixture_db("Lifted");
+    let story = refract(&[
+        "explain",
+        &lifted.display().to_string(),
+        "classObjects(i, \"r.Lower\")",
+    ]);
+    assert!(
+        story.stdout.ends_with(
+            "In words:\n- Class.forName at Lifted.main, line 31 resolves to class r.Lower, because \
+             the string \"r.Lower\" reaches its argument, through s@9 (in Lifted.main) and s@11 \
+             (in Lifted.main).\n"
+        ),
+        "{}",
+        story.stdout
+    );
     let shell = refract_with_input(&["repl", &d], &format!(".explain {goal}\n.rules\n"));
     assert_eq!(
         shell.stdout,

@@ -514,6 +514,15 @@ fn site_words(site: &str) -> String {
     format!("{api} at {caller}{line}")
 }
 
+/// A variable in words: `<Invoke: void main(java.lang.String[])>/name`
+/// is `name (in Invoke.main)`.
+fn variable_words(var: &str) -> String {
+    match var.rsplit_once(">/") {
+        Some((method, name)) => format!("{name} (in {})", member_words(&format!("{method}>"))),
+        None => var.to_string(),
+    }
+}
+
 /// A member in words: `<r.Upper: java.lang.String run(java.lang.String)>`
 /// is `r.Upper.run`; a field `<r.Bean: int size>` is `r.Bean.size`.
 fn member_words(sig: &str) -> String {
@@ -601,7 +610,10 @@ impl Node {
                 "classObjects" => {
                     let why = n
                         .first_heap(|h| h.starts_with('"'))
-                        .map(|h| format!(", because the string {h} reaches its argument"))
+                        .map(|h| {
+                            let through = n.flow_of(&h);
+                            format!(", because the string {h} reaches its argument{through}")
+                        })
                         .unwrap_or_default();
                     format!("{at} resolves to class {target}{why}.")
                 }
@@ -654,6 +666,32 @@ impl Node {
                 c.walk(each);
             }
         }
+    }
+
+    /// How `heap` travels in this subtree: `, through x (in C.m) and y
+    /// (in D.n)`, from where it is created to where it is used (empty when
+    /// it goes through one variable only).
+    fn flow_of(&self, heap: &str) -> String {
+        let mut vars: Vec<String> = Vec::new();
+        self.walk(&mut |n| {
+            if let Node::Derived {
+                relation, values, ..
+            } = n
+            {
+                if relation == "vP" && values.len() == 2 && values[1] == heap {
+                    let v = variable_words(&values[0]);
+                    if !vars.contains(&v) {
+                        vars.push(v);
+                    }
+                }
+            }
+        });
+        if vars.len() < 2 {
+            return String::new();
+        }
+        vars.reverse();
+        let last = vars.pop().unwrap_or_default();
+        format!(", through {} and {last}", vars.join(", "))
     }
 
     /// The first heap object of a `vP` tuple below this node that `keep`
