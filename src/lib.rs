@@ -18,7 +18,8 @@
 //! - [`export`]: relations and the call graph as TSV, CSV, JSON or DOT;
 //! - [`io`]: the file formats relations are read from and written to
 //!   (`.bdd`, `.tuples`, map files, Soufflé-style TSV);
-//! - [`interrupt`]: Ctrl-C and the memory budget, polled by long work.
+//! - [`interrupt`]: Ctrl-C and the memory budget, polled by long work;
+//! - [`trace`]: where the time goes, on stderr (`--trace`).
 
 #![warn(missing_docs)]
 
@@ -35,3 +36,4 @@ pub mod io;
 pub mod ir;
 pub mod session;
 pub mod shell;
+pub mod trace;

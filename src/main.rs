@@ -18,6 +18,15 @@ struct Cli {
     /// 4G or 512M); the default is 85% of physical memory.
     #[arg(long, global = true, value_name = "SIZE", value_parser = refract::interrupt::parse_size)]
     max_memory: Option<u64>,
+    /// Print where the time goes on stderr: the front end's phases, each
+    /// stratum, iteration and slow join, and per-rule totals (also
+    /// REFRACT_TRACE=1).
+    #[arg(long, global = true)]
+    trace: bool,
+    /// With --trace, the shortest join step printed, in milliseconds
+    /// (default 100; also REFRACT_TRACE_MS).
+    #[arg(long, global = true, value_name = "MS")]
+    trace_ms: Option<u64>,
 }
 
 #[derive(Subcommand)]
@@ -149,6 +158,11 @@ enum Command {
         /// implementation, and calls on their elements are reported unresolved.
         #[arg(long)]
         member_arrays: bool,
+        /// The BDD variable order, in bddbddb's `.bddvarorder` form
+        /// (`V0xV1_H0_...`), instead of the one queries/pointsto.dl gives:
+        /// for experiments with orders (also REFRACT_VARORDER).
+        #[arg(long, value_name = "ORDER")]
+        var_order: Option<String>,
         /// The database directory to write. An existing database there is
         /// replaced; any other directory only with --force.
         #[arg(short = 'o', long = "output")]
@@ -434,6 +448,7 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<()> {
     cli::set_memory_budget(cli.max_memory);
+    refract::trace::configure(cli.trace, cli.trace_ms);
     // The commands whose long work polls for a stop; the others (the
     // shell has its own handler, exports end at Ctrl-C as any program).
     if matches!(
@@ -475,6 +490,7 @@ fn run(cli: Cli) -> Result<()> {
             reflection,
             spec,
             member_arrays,
+            var_order,
             output,
             force,
             quiet,
@@ -487,6 +503,7 @@ fn run(cli: Cli) -> Result<()> {
                 library_roots: roots.is_some(),
                 spec,
                 member_arrays,
+                var_order,
             },
             output,
             force,

@@ -67,3 +67,34 @@ fn errors_exit_1_with_location_and_usage_errors_exit_2() {
     let r = refract().args(["run", "--help"]).output().unwrap();
     assert!(String::from_utf8(r.stdout).unwrap().contains("Examples:"));
 }
+
+/// `--trace` (any command) prints where the time goes on stderr; without
+/// it, nothing is traced.
+#[test]
+fn trace_is_a_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(
+        d.join("p.dl"),
+        "N 4\nedge(x:N0, y:N1)\npath(x:N0, y:N1) printsize\nedge(0, 1).\nedge(1, 2).\n\
+         path(x, y) :- edge(x, y).\npath(x, z) :- path(x, y), edge(y, z).\n",
+    )
+    .unwrap();
+    let run = |extra: &[&str]| {
+        let r = refract()
+            .arg("run")
+            .arg("p.dl")
+            .args(extra)
+            .env_remove("REFRACT_TRACE")
+            .env_remove("REFRACT_TRACE_MS")
+            .current_dir(d)
+            .output()
+            .unwrap();
+        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+        String::from_utf8(r.stderr).unwrap()
+    };
+    let traced = run(&["--trace", "--trace-ms", "0"]);
+    assert!(traced.contains("[trace] stratum path"), "{traced}");
+    assert!(traced.contains("[trace] iteration 1 "), "{traced}");
+    assert_eq!(run(&[]), "");
+}

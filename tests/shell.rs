@@ -1124,6 +1124,7 @@ fn a_database_reads_back_exactly_what_the_analysis_computed() {
         library_roots: false,
         spec: None,
         member_arrays: false,
+        var_order: None,
     };
     let (solver, _, _) =
         analyze(facts, &opts, &path, false, ManifestBuilder::new("analyze")).unwrap();

@@ -41,6 +41,9 @@ pub struct AnalysisOptions {
     /// `queries/reflection-member-arrays.dl`); off, they stay empty, as in
     /// the paper's implementation.
     pub member_arrays: bool,
+    /// A BDD variable order (`.bddvarorder` form) that replaces the one
+    /// the rules give; `REFRACT_VARORDER` sets it too.
+    pub var_order: Option<String>,
 }
 
 /// Why an analysis could not run.
@@ -202,9 +205,13 @@ fn analyze_unguarded(
     trace_time("maps written", t);
     let mut text = std::fs::read_to_string(dir.join("schema.dl"))?;
     text.push_str(&rules);
-    // For experiments with variable orders: REFRACT_VARORDER="V0xV1_H0_..."
-    // replaces the order queries/pointsto.dl gives.
-    if let Ok(order) = std::env::var("REFRACT_VARORDER") {
+    // For experiments with variable orders: `--var-order` (or
+    // REFRACT_VARORDER) replaces the order queries/pointsto.dl gives.
+    let order = opts
+        .var_order
+        .clone()
+        .or_else(|| std::env::var("REFRACT_VARORDER").ok());
+    if let Some(order) = order {
         let _ = write!(text, "\n.bddvarorder {order}\n");
     }
     std::fs::write(dir.join("program.dl"), &text)?;
@@ -318,7 +325,7 @@ fn analyze_unguarded(
         solver.rels[rid] = bdd;
     }
     let load = start.elapsed();
-    if std::env::var_os("REFRACT_TRACE").is_some() {
+    if crate::trace::enabled() {
         eprintln!("[trace] variable order {}", solver.layout.describe_order());
         eprintln!(
             "[trace] facts loaded into BDDs in {:.3}s",
@@ -427,9 +434,9 @@ enum Encode<'a> {
     Copy(&'a FactCopy),
 }
 
-/// With `REFRACT_TRACE`, prints how long a phase took.
+/// With `--trace`, prints how long a phase took.
 fn trace_time(what: &str, start: Instant) {
-    if std::env::var_os("REFRACT_TRACE").is_some() {
+    if crate::trace::enabled() {
         eprintln!("[trace] {what} in {:.3}s", start.elapsed().as_secs_f64());
     }
 }
@@ -437,7 +444,7 @@ fn trace_time(what: &str, start: Instant) {
 /// Traces the encoding of a fact relation that took a second or more.
 fn trace_slow_load(name: &str, rows: usize, bdd: &biodivine_lib_bdd::Bdd, start: Instant) {
     let dt = start.elapsed();
-    if dt.as_secs_f64() >= 1.0 && std::env::var_os("REFRACT_TRACE").is_some() {
+    if dt.as_secs_f64() >= 1.0 && crate::trace::enabled() {
         eprintln!(
             "[trace]   {name}: {rows} tuples, {} nodes, encoded in {:.3}s",
             bdd.size(),

@@ -77,7 +77,7 @@ pub struct Solver {
     /// The files input relations were read from (with the `bddinfo`
     /// files that numbered them), which writing outputs must not replace.
     pub inputs_read: Vec<std::path::PathBuf>,
-    /// Under `REFRACT_TRACE`: time and count per (rule, step), printed
+    /// Under `--trace`: time and count per (rule, step), printed
     /// after the solve.
     step_profile: std::sync::Mutex<HashMap<(usize, String), (Duration, u64)>>,
 }
@@ -818,20 +818,12 @@ fn accumulate(acc: &mut HashMap<RelId, Bdd>, rel: RelId, r: Bdd) {
     acc.insert(rel, merged);
 }
 
-/// The shortest join step the trace prints: `REFRACT_TRACE_MS`
-/// milliseconds, 100 by default.
+/// The shortest join step the trace prints (`--trace-ms`).
 fn trace_threshold() -> Duration {
-    static MS: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-    Duration::from_millis(*MS.get_or_init(|| {
-        std::env::var("REFRACT_TRACE_MS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(100)
-    }))
+    crate::trace::threshold()
 }
 
-/// Whether `REFRACT_TRACE` asks for a trace of the evaluation on stderr.
+/// Whether a trace of the evaluation on stderr is asked for (`--trace`).
 fn tracing() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os("REFRACT_TRACE").is_some())
+    crate::trace::enabled()
 }

@@ -24,7 +24,7 @@ use std::io::{self, Write};
 use std::ops::ControlFlow;
 
 /// A call graph format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GraphFormat {
     /// One line per (site, target), with a header.
     Tsv,
@@ -37,7 +37,7 @@ pub enum GraphFormat {
 }
 
 /// What the graph's nodes are.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Collapse {
     /// One node per method.
     #[default]
@@ -46,6 +46,31 @@ pub enum Collapse {
     Class,
     /// One node per package.
     Package,
+}
+
+impl std::str::FromStr for GraphFormat {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "tsv" => Ok(GraphFormat::Tsv),
+            "dot" => Ok(GraphFormat::Dot),
+            "svg" => Ok(GraphFormat::Svg),
+            "html" => Ok(GraphFormat::Html),
+            _ => Err(format!("unknown format {s} (tsv, dot, svg or html)")),
+        }
+    }
+}
+
+impl std::str::FromStr for Collapse {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "method" => Ok(Collapse::Method),
+            "class" => Ok(Collapse::Class),
+            "package" => Ok(Collapse::Package),
+            _ => Err(format!("unknown node kind {s} (method, class or package)")),
+        }
+    }
 }
 
 /// Which part of the graph to show.

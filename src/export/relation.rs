@@ -10,7 +10,7 @@ use std::io::{self, Write};
 use std::ops::ControlFlow;
 
 /// An export format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     /// Tab-separated with a header row (Soufflé's output with
     /// `headers=true`).
