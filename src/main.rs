@@ -82,11 +82,18 @@ enum Command {
     /// (V.map, H.map, ...), one .tuples file per relation, and schema.dl.
     /// Classes that cannot be read are reported and skipped.
     ///
+    /// With --dump R, prints relation R's tuples with names instead
+    /// (TSV with a header, sorted), and writes nothing.
+    ///
     /// Examples:
     ///   refract facts app.jar -o app.db
+    ///   refract facts fixtures/classes/reflection --jdk none --dump Iref --dump vP0
     ///   refract facts build/classes lib/*.jar --jdk none -o app.db
     ///   refract facts app.jar --jdk /usr/lib/jvm/java-17-openjdk-amd64 -o app.db
-    #[command(verbatim_doc_comment)]
+    #[command(
+        verbatim_doc_comment,
+        override_usage = "refract facts [OPTIONS] <CLASSPATH>... (-o <DB> | --dump <R>...)"
+    )]
     Facts {
         /// Jars, jmods, class directories or class files.
         #[arg(required = true)]
@@ -96,8 +103,8 @@ enum Command {
         jdk: JdkChoice,
         /// The database directory to write. An existing database there is
         /// replaced; any other directory only with --force.
-        #[arg(short = 'o', long = "output")]
-        output: PathBuf,
+        #[arg(short = 'o', long = "output", required_unless_present = "dump")]
+        output: Option<PathBuf>,
         /// Replace a directory at the output path that is not a refract
         /// database (never one that holds an input).
         #[arg(long)]
@@ -105,6 +112,10 @@ enum Command {
         /// Print no progress or summary.
         #[arg(short, long)]
         quiet: bool,
+        /// Print this relation's tuples with names instead of writing a
+        /// database (repeatable).
+        #[arg(long, value_name = "R", conflicts_with = "output")]
+        dump: Vec<String>,
     },
     /// Analyse a program: points-to analysis, call graph and reflection.
     ///
@@ -131,7 +142,10 @@ enum Command {
     ///   refract analyze app.jar --roots library --reflection casts -o app.db
     ///   refract analyze app.jar --main app.Main --reflection sound --spec app.spec -o app.db
     ///   refract analyze app.jar --main app.Main --member-arrays -o app.db
-    #[command(verbatim_doc_comment)]
+    #[command(
+        verbatim_doc_comment,
+        override_usage = "refract analyze [OPTIONS] <CLASSPATH>... (--main <CLASS> | --roots library) -o <DB>"
+    )]
     Analyze {
         /// Jars, jmods, class directories or class files.
         #[arg(required = true)]
@@ -481,7 +495,13 @@ fn run(cli: Cli) -> Result<()> {
             output,
             force,
             quiet,
-        } => cli::facts::facts(&classpath, &jdk, &output, force, quiet),
+            dump,
+        } => match output {
+            Some(output) if dump.is_empty() => {
+                cli::facts::facts(&classpath, &jdk, &output, force, quiet)
+            }
+            _ => cli::facts::dump(&classpath, &jdk, &dump, quiet),
+        },
         Command::Analyze {
             classpath,
             mains,

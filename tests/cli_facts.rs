@@ -108,3 +108,41 @@ fn facts_rejects_missing_inputs_and_bad_jdks() {
     let r = refract().args(["facts", "-o", "x"]).output().unwrap();
     assert_eq!(r.status.code(), Some(2));
 }
+
+/// `refract facts --dump R` prints a relation's tuples with names (a
+/// header, then sorted rows) and writes nothing; an unknown relation is
+/// named with its nearest.
+#[test]
+fn facts_dump_prints_named_tuples() {
+    let class = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/classes/reflection/Invoke.class"
+    );
+    let run = |rel: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_refract"))
+            .args(["facts", class, "--jdk", "none", "-q", "--dump", rel])
+            .output()
+            .unwrap()
+    };
+    let out = run("Iret");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "invoke\tvariable");
+    assert_eq!(
+        lines[1],
+        "<Invoke: void main(java.lang.String[])>[23@L8] invokevirtual \
+         <java.lang.Class: java.lang.reflect.Method getMethod(java.lang.String,java.lang.Class[])>\t\
+         <Invoke: void main(java.lang.String[])>/l3@26"
+    );
+    let wrong = run("Irf");
+    assert_eq!(wrong.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(wrong.stderr).unwrap(),
+        "error: --dump Irf: the facts have no relation Irf (did you mean Iref?)\n"
+    );
+}

@@ -86,7 +86,7 @@ pub fn or_owned(a: Bdd, b: Bdd) -> Bdd {
 /// are dropped at the end (two linear passes). On freetts's `vP` (532,000
 /// nodes) cut in two, a plain apply took 118 ms whatever the cut, this
 /// 25 ms for a 13,000-node part, 41 ms for a seventh and 70 ms for half
-/// (`examples/merge_timing.rs`).
+/// (`benches/merge_timing.rs`).
 fn merge_into(big: Cow<Bdd>, small: &Bdd) -> Bdd {
     apply_on_left(big, small, small.size(), |l, r| {
         if r.is_zero() || l.is_one() {

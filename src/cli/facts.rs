@@ -13,6 +13,52 @@ use std::path::{Path, PathBuf};
 /// How many unreadable classes to list before summarising the rest.
 const SHOWN_PROBLEMS: usize = 20;
 
+/// `refract facts --dump R...`: the relations' tuples with names, as TSV
+/// with a header, sorted; nothing is written.
+pub fn dump(
+    classpath: &[PathBuf],
+    jdk: &JdkChoice,
+    relations: &[String],
+    quiet: bool,
+) -> Result<()> {
+    use refract::facts::schema::{relation_index, RELATIONS};
+    for r in relations {
+        if relation_index(r).is_none() {
+            let hint = refract::datalog::quote::did_you_mean(r, RELATIONS.iter().map(|x| x.name));
+            bail!("--dump {r}: the facts have no relation {r}{hint}");
+        }
+    }
+    let cp = class_path(classpath, jdk)?;
+    let bar = ProgressLine::new(quiet);
+    let facts = generate(&cp, &|p| match p {
+        Progress::Read(n) => bar.show("reading", n, n),
+        Progress::Translated(d, t) => bar.show("translating", d, t),
+    });
+    bar.finish();
+    check_read(&facts)?;
+    for p in &facts.problems {
+        eprintln!("warning: skipped {p}");
+    }
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    for (k, r) in relations.iter().enumerate() {
+        if relations.len() > 1 {
+            if k > 0 {
+                writeln!(out)?;
+            }
+            writeln!(out, "# {r}")?;
+        }
+        let schema = &RELATIONS[relation_index(r).unwrap_or_default()];
+        let header: Vec<&str> = schema.attrs.iter().map(|(name, _)| *name).collect();
+        writeln!(out, "{}", header.join("\t"))?;
+        for line in refract::facts::write::named_tuples(&facts.builder, r) {
+            writeln!(out, "{line}")?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
 /// Builds the database of `classpath` (+ the JDK) into `output`.
 pub fn facts(
     classpath: &[PathBuf],

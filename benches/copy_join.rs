@@ -4,7 +4,7 @@
 //! source and destination swapped, then again with the variables
 //! renumbered in depth-first order of the call graph (callers beside
 //! their callees).
-//! `cargo run --release --example copy_join -- DB [EVERY_KTH]`
+//! `cargo bench --bench copy_join -- DB [EVERY_KTH]`
 use biodivine_lib_bdd::{Bdd, BddVariable};
 use refract::bdd::apply::and_exists;
 use refract::bdd::encode::relation_from_tuples;
@@ -15,7 +15,7 @@ use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut args = std::env::args().skip(1);
+    let mut args = std::env::args().skip(1).filter(|a| a != "--bench");
     let dir = args.next().ok_or("usage: copy_join DB [EVERY_KTH]")?;
     let every: u64 = args.next().map_or(Ok(50), |s| s.parse())?;
     let mut db = Database::open(std::path::Path::new(&dir))?;

@@ -4,7 +4,7 @@
 //! (which merges into the large operand) and by biodivine's `or`; and the
 //! last part checked against the others and against the whole relation
 //! by `apply::and_not` and by biodivine's.
-//! `cargo run --release --example merge_timing -- DB [RELATION] [PARTS]
+//! `cargo bench --bench merge_timing -- DB [RELATION] [PARTS]
 //! [RATIO]` (the small side grows to 1/RATIO of the relation).
 use refract::bdd::apply;
 use refract::bdd::partition::partition;
@@ -12,7 +12,7 @@ use refract::database::Database;
 use std::time::Instant;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut args = std::env::args().skip(1);
+    let mut args = std::env::args().skip(1).filter(|a| a != "--bench");
     let dir = args
         .next()
         .ok_or("usage: merge_timing DB [RELATION] [PARTS]")?;
