@@ -274,12 +274,18 @@ pub fn and_exists(a: &Bdd, b: &Bdd, quantify: &VarSet) -> Bdd {
 /// where the filter admits the pair, and never builds the unfiltered
 /// result.
 pub fn and_exists3(a: &Bdd, b: &Bdd, c: &Bdd, quantify: &VarSet) -> Option<Bdd> {
+    and_exists3_within(a, b, c, quantify, u64::BITS)
+}
+
+/// [`and_exists3`] with memo keys of `key_bits` bits (64 in use; fewer in
+/// tests, to reach the refusal without operands of millions of nodes).
+fn and_exists3_within(a: &Bdd, b: &Bdd, c: &Bdd, quantify: &VarSet, key_bits: u32) -> Option<Bdd> {
     if a.is_false() || b.is_false() || c.is_false() {
         return Some(mk_false(a.num_vars()));
     }
     let bits = |x: &Bdd| usize::BITS - (x.size() - 1).leading_zeros();
     let (bb, bc) = (bits(b), bits(c));
-    if bits(a) + bb + bc > 64 {
+    if bits(a) + bb + bc > key_bits {
         return None;
     }
     let hint = a.size().min(b.size()).min(c.size());
@@ -608,6 +614,23 @@ mod tests {
     /// The same function (biodivine's `==` also compares node order).
     fn same(a: &Bdd, b: &Bdd) -> bool {
         a.xor(b).is_false()
+    }
+
+    #[test]
+    fn the_fused_join_declines_operands_too_large_for_its_keys() {
+        // a(x0, x1) ∧ b(x1, x2) ∧ c(x0, x2), with x1 quantified.
+        let vars = BddVariableSet::new_anonymous(6);
+        let a = vars.eval_expression_string("(x_0 ^ x_2) | (x_3 & x_1)");
+        let b = vars.eval_expression_string("(x_2 <=> x_4) | x_5");
+        let c = vars.eval_expression_string("x_0 | x_4 | !x_5");
+        let q = VarSet::of(6, [BddVariable::from_index(2), BddVariable::from_index(3)]);
+        let fused = and_exists3_within(&a, &b, &c, &q, 64).expect("small operands fit");
+        assert!(and_exists3_within(&a, &b, &c, &q, 3).is_none());
+        // What the solver does instead: the join, then the filter.
+        let fallback = and(&and_exists(&a, &b, &q), &c);
+        assert!(same(&fused, &fallback));
+        let reference = a.and(&b).exists(&q.iter().collect::<Vec<_>>()).and(&c);
+        assert!(same(&fused, &reference));
     }
 
     #[test]
