@@ -15,7 +15,8 @@
 //!   written atomically and opened lazily;
 //! - [`session`], [`shell`]: incremental queries over a database, in the
 //!   interactive shell or as batch scripts;
-//! - [`export`]: relations and the call graph as TSV, CSV, JSON or DOT;
+//! - [`export`]: relations as TSV, CSV or JSON (the call graph's export,
+//!   DOT, SVG and HTML included, is in [`analysis`]);
 //! - [`io`]: the file formats relations are read from and written to
 //!   (`.bdd`, `.tuples`, map files, Soufflé-style TSV);
 //! - [`interrupt`]: Ctrl-C and the memory budget, polled by long work;

@@ -402,7 +402,7 @@ enum ExportCommand {
         db: PathBuf,
         /// tsv, dot, svg or html.
         #[arg(long, default_value = "tsv")]
-        format: refract::export::callgraph::GraphFormat,
+        format: refract::analysis::callgraph::GraphFormat,
         /// Only what this method reaches (repeatable).
         #[arg(long, value_name = "METHOD")]
         from: Vec<String>,
@@ -420,7 +420,7 @@ enum ExportCommand {
         package: Vec<String>,
         /// Draw one node per method, class or package.
         #[arg(long, default_value = "method")]
-        collapse: refract::export::callgraph::Collapse,
+        collapse: refract::analysis::callgraph::Collapse,
     },
 }
 
@@ -568,7 +568,7 @@ fn run(cli: Cli) -> Result<()> {
             package,
             collapse,
         }) => {
-            let filter = refract::export::callgraph::GraphFilter {
+            let filter = refract::analysis::callgraph::GraphFilter {
                 from,
                 to,
                 depth,

@@ -8,8 +8,10 @@
 //! - [`results`]: reflective sites and their targets, read from a
 //!   database; [`report`] and [`export`] print them;
 //! - [`trace`] and [`check`]: dynamic traces of real runs, and the
-//!   results measured against them (`refract check`).
+//!   results measured against them (`refract check`);
+//! - [`callgraph`]: the call graph as TSV, DOT, SVG or a page, filtered.
 
+pub mod callgraph;
 pub mod check;
 pub mod driver;
 pub mod export;

@@ -3,8 +3,8 @@
 //! query it through a session.
 
 use anyhow::{Context, Result};
+use refract::analysis::callgraph::{write_callgraph, GraphFilter, GraphFormat};
 use refract::database::Database;
-use refract::export::callgraph::{write_callgraph, GraphFilter, GraphFormat};
 use refract::export::relation::{write_relation, Format};
 use refract::session::Session;
 use refract::shell::{history_file, Shell};

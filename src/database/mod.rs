@@ -346,7 +346,7 @@ impl Database {
             .ok_or_else(|| DatabaseError::NoRelation {
                 dir: self.dir.clone(),
                 name: name.to_string(),
-                hint: if matches!(name, "reach" | "vP" | "IE") {
+                hint: if self.manifest.command == "facts" {
                     " (it holds facts only: run `refract analyze`)"
                 } else {
                     ""

@@ -1,5 +1,5 @@
-//! Exporting relations and the call graph as text. Output is streamed from
-//! the BDDs, so exporting millions of tuples takes little memory.
+//! Exporting relations as text. Output is streamed from the BDDs, so
+//! exporting millions of tuples takes little memory. (The call graph, which
+//! reads the analysis's relations, is [`crate::analysis::callgraph`].)
 
-pub mod callgraph;
 pub mod relation;

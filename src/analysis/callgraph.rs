@@ -16,8 +16,8 @@
 //! Lines follow the ids: callers in class-path order, sites in bytecode
 //! order.
 
-use super::relation::json_string;
 use crate::bdd::decode::for_each_tuple;
+use crate::export::relation::json_string;
 use crate::session::{Session, SessionError};
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::io::{self, Write};
