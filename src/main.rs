@@ -49,6 +49,7 @@ enum Command {
     /// Examples:
     ///   refract run tests/data/bddbddb/c_pa.datalog
     ///   refract run pa.datalog -F facts/ -D out/ --stats
+    ///   refract run tests/data/bddbddb/c_pa.datalog --explain-plan
     ///   refract run queries/unresolved-sites.dl --db demo.db --bail
     #[command(verbatim_doc_comment)]
     Run {
@@ -73,6 +74,10 @@ enum Command {
         /// Print time, evaluations and BDD sizes per rule.
         #[arg(long)]
         stats: bool,
+        /// Print each rule's plan (homes, subgoals, joins per variant,
+        /// renames) instead of running the program.
+        #[arg(long, conflicts_with = "db")]
+        explain_plan: bool,
     },
     /// Build a program database from Java bytecode.
     ///
@@ -486,8 +491,9 @@ fn run(cli: Cli) -> Result<()> {
             facts,
             output,
             stats,
+            explain_plan,
             ..
-        } => cli::run::run_program(program, facts, output, stats),
+        } => cli::run::run_program(program, facts, output, stats, explain_plan),
         Command::Repl { db, history, bail } => cli::repl::repl(db.as_deref(), history, bail),
         Command::Facts {
             classpath,

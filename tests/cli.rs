@@ -98,3 +98,51 @@ fn trace_is_a_flag() {
     assert!(traced.contains("[trace] iteration 1 "), "{traced}");
     assert_eq!(run(&[]), "");
 }
+
+/// `refract run --explain-plan` prints each rule's plan and runs nothing:
+/// homes and their rename cost, how each subgoal is read, the joins of
+/// each variant with the version of the relation they read and what they
+/// project, and the head.
+#[test]
+fn explain_plan_prints_each_rules_plan() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(
+        d.join("p.dl"),
+        "N 4\nedge(x:N0, y:N1) input\npath(x:N0, y:N1) printsize\n\
+         path(x, y) :- edge(x, y).\npath(x, z) :- path(x, y), edge(y, z).\n\
+         lonely(x:N0)\nlonely(x) :- edge(x, _), !path(_, x), x != 0.\n",
+    )
+    .unwrap();
+    let r = refract()
+        .args(["run", "p.dl", "--explain-plan"])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert_eq!(
+        String::from_utf8(r.stdout).unwrap(),
+        "stratum 1 (recursive): path\n\
+         \x20 p.dl:4: path(x, y) :- edge(x, y).\n\
+         \x20   homes: x in N0, y in N1 (rename cost 0)\n\
+         \x20   subgoal #0: edge\n\
+         \x20   evaluation: join factor #0\n\
+         \x20   head: into path\n\
+         \x20 p.dl:5: path(x, z) :- path(x, y), edge(y, z).\n\
+         \x20   homes: x in N0, y in N1, z in N2 (rename cost 9)\n\
+         \x20   subgoal #0: path (this stratum)\n\
+         \x20   subgoal #1: edge, renamed keeping the order\n\
+         \x20   variant 1 (new tuples of factor #0): join factor #0 (new tuples); join factor #1, projecting y\n\
+         \x20   head: into path, renamed keeping the order\n\
+         stratum 2 (not recursive): lonely\n\
+         \x20 p.dl:7: lonely(x) :- edge(x, _), !path(_, x), x != 0.\n\
+         \x20   homes: x in N0 (rename cost 1)\n\
+         \x20   subgoal #0: edge, projecting 2 bits of wildcards and unused variables\n\
+         \x20   negation #0: !path, projecting 2 bits of wildcards and unused variables, renamed keeping the order\n\
+         \x20   factor #0: subgoal #0 with negation #0, comparison #0, once per stratum\n\
+         \x20   evaluation: join factor #0\n\
+         \x20   head: into lonely\n"
+    );
+    // Nothing ran: no input was read, no output written.
+    assert!(!d.join("path.bdd").exists());
+}

@@ -11,6 +11,7 @@ pub fn run_program(
     facts: Option<PathBuf>,
     output: Option<PathBuf>,
     stats: bool,
+    explain_plan: bool,
 ) -> Result<()> {
     let parsed = parse_file(&program)?;
     for note in &parsed.notes {
@@ -18,6 +19,14 @@ pub fn run_program(
     }
     let prog = resolve(&parsed)?;
     let mut solver = Solver::new(prog)?;
+    if explain_plan {
+        let text = refract::datalog::explain_plan::explain_plans(&solver.prog, &solver.layout)?;
+        let stdout = std::io::stdout();
+        let mut out = stdout.lock();
+        out.write_all(text.as_bytes())?;
+        out.flush()?;
+        return Ok(());
+    }
     let t = std::time::Instant::now();
     solver.load_inputs(facts.as_deref())?;
     let load_time = t.elapsed();

@@ -10,6 +10,7 @@
 pub mod ast;
 pub mod constants;
 pub mod error;
+pub mod explain_plan;
 pub mod lexer;
 pub mod parser;
 pub mod planner;
