@@ -152,7 +152,7 @@ fn every_command_block_prints_what_the_readme_shows() {
 fn the_language_example_runs() {
     let program = block_after(
         &readme(),
-        "`refract run PROGRAM.datalog [-F FACTS_DIR] [-D OUT_DIR] [--stats]`.",
+        "`--explain-plan` prints how each rule will be evaluated instead.",
     );
     assert!(
         program.starts_with("# comments start with '#'"),
