@@ -44,420 +44,273 @@ pub struct RelationSchema {
     pub doc: &'static str,
 }
 
-macro_rules! rel {
-    ($name:literal, [$(($a:literal, $d:literal)),*], $doc:literal) => {
-        RelationSchema { name: $name, attrs: &[$(($a, $d)),*], doc: $doc }
+/// Declares every relation `refract facts` writes once: the variant of
+/// [`R`] that the front end emits tuples with, and its entry of
+/// [`RELATIONS`] (name, attributes, meaning), in the same order, so that
+/// `R::X as usize` is X's index by construction.
+macro_rules! relations {
+    ($($variant:ident => $name:literal, [$(($a:literal, $d:literal)),* $(,)?], $doc:literal;)*) => {
+        /// The relations, in the order of [`RELATIONS`].
+        #[allow(missing_docs)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum R {
+            $($variant,)*
+        }
+
+        /// Every relation `refract facts` writes.
+        pub const RELATIONS: &[RelationSchema] = &[
+            $(RelationSchema { name: $name, attrs: &[$(($a, $d)),*], doc: $doc },)*
+        ];
     };
 }
 
-/// Every relation `refract facts` writes.
-pub const RELATIONS: &[RelationSchema] = &[
-    rel!(
-        "vP0",
+relations! {
+    VP0 => "vP0",
         [("variable", "V"), ("heap", "H")],
-        "variable = new/constant heap object"
-    ),
-    rel!(
-        "A",
+        "variable = new/constant heap object";
+    A => "A",
         [("dest", "V"), ("source", "V")],
-        "dest = source (assignments, casts, phis)"
-    ),
-    rel!(
-        "L",
+        "dest = source (assignments, casts, phis)";
+    L => "L",
         [("base", "V"), ("field", "F"), ("dest", "V")],
-        "dest = base.field (statics: base <global>; arrays: field [])"
-    ),
-    rel!(
-        "S",
+        "dest = base.field (statics: base <global>; arrays: field [])";
+    S => "S",
         [("base", "V"), ("field", "F"), ("source", "V")],
-        "base.field = source"
-    ),
-    rel!(
-        "vT",
+        "base.field = source";
+    VT => "vT",
         [("variable", "V"), ("type", "T")],
-        "declared type of a variable"
-    ),
-    rel!(
-        "hT",
+        "declared type of a variable";
+    HT => "hT",
         [("heap", "H"), ("type", "T")],
-        "type of a heap object"
-    ),
-    rel!(
-        "aT",
+        "type of a heap object";
+    AT => "aT",
         [("type", "T"), ("subtype", "T")],
-        "subtype may be assigned to type (reflexive, transitive)"
-    ),
-    rel!(
-        "subtype",
+        "subtype may be assigned to type (reflexive, transitive)";
+    Subtype => "subtype",
         [("sub", "T"), ("super", "T")],
-        "direct supertypes (extends, implements)"
-    ),
-    rel!(
-        "componentType",
+        "direct supertypes (extends, implements)";
+    ComponentType => "componentType",
         [("array", "T"), ("component", "T")],
-        "the element type of an array type"
-    ),
-    rel!(
-        "cha",
+        "the element type of an array type";
+    Cha => "cha",
         [("type", "T"), ("name", "N"), ("target", "M")],
-        "dispatching name on an object of type runs target"
-    ),
-    rel!(
-        "actual",
+        "dispatching name on an object of type runs target";
+    Actual => "actual",
         [("invoke", "I"), ("num", "Z"), ("variable", "V")],
-        "actual argument num of a call"
-    ),
-    rel!(
-        "actualArrayLength",
+        "actual argument num of a call";
+    ActualArrayLength => "actualArrayLength",
         [("invoke", "I"), ("num", "Z"), ("length", "Z")],
-        "argument num of a call is an array the caller allocates with a constant length"
-    ),
-    rel!(
-        "actualArrayTypes",
+        "argument num of a call is an array the caller allocates with a constant length";
+    ActualArrayTypes => "actualArrayTypes",
         [("invoke", "I"), ("num", "Z"), ("params", "N")],
-        "argument num of a call is a Class[] the caller fills with constants: the parameter list it spells"
-    ),
-    rel!(
-        "formal",
+        "argument num of a call is a Class[] the caller fills with constants: the parameter list it spells";
+    Formal => "formal",
         [("method", "M"), ("num", "Z"), ("variable", "V")],
-        "formal parameter num of a method"
-    ),
-    rel!(
-        "Iret",
+        "formal parameter num of a method";
+    Iret => "Iret",
         [("invoke", "I"), ("variable", "V")],
-        "variable receiving a call's result"
-    ),
-    rel!(
-        "modelledResult",
+        "variable receiving a call's result";
+    ModelledResult => "modelledResult",
         [("invoke", "I")],
-        "a call whose result the analysis models instead of the callee's return: a string from outside the program, or a class by name"
-    ),
-    rel!(
-        "Mret",
+        "a call whose result the analysis models instead of the callee's return: a string from outside the program, or a class by name";
+    Mret => "Mret",
         [("method", "M"), ("variable", "V")],
-        "variable holding a method's return value"
-    ),
-    rel!(
-        "returnsParam",
+        "variable holding a method's return value";
+    ReturnsParam => "returnsParam",
         [("method", "M"), ("num", "Z")],
-        "a method that returns its parameter num (0 is this for instance methods): each call's result receives the call's own argument, and the copies of the parameter into the return value are not in A"
-    ),
-    rel!(
-        "paramStore",
+        "a method that returns its parameter num (0 is this for instance methods): each call's result receives the call's own argument, and the copies of the parameter into the return value are not in A";
+    ParamStore => "paramStore",
         [("method", "M"), ("base", "Z"), ("field", "F"), ("value", "Z")],
-        "the method stores its parameter value into field of its parameter base (F 0: the elements of an array), itself or through a statically bound call it passes both parameters to; the store is not in S but made at each call"
-    ),
-    rel!(
-        "paramLoad",
+        "the method stores its parameter value into field of its parameter base (F 0: the elements of an array), itself or through a statically bound call it passes both parameters to; the store is not in S but made at each call";
+    ParamLoad => "paramLoad",
         [("method", "M"), ("base", "Z"), ("field", "F")],
-        "the method returns only what it loads from field of its parameter base: each call loads from its own argument instead of receiving the return value"
-    ),
-    rel!(
-        "reflFormal",
+        "the method returns only what it loads from field of its parameter base: each call loads from its own argument instead of receiving the return value";
+    ReflFormal => "reflFormal",
         [("method", "M"), ("num", "Z"), ("variable", "V")],
-        "a copy of formal parameter num of a method with parameter stores (paramStore) that receives only what reflective calls pass: the method's parameter stores are made on these (in S)"
-    ),
-    rel!(
-        "actualParam",
+        "a copy of formal parameter num of a method with parameter stores (paramStore) that receives only what reflective calls pass: the method's parameter stores are made on these (in S)";
+    ActualParam => "actualParam",
         [("invoke", "I"), ("num", "Z"), ("param", "Z")],
-        "argument num of a statically bound call is parameter param of the calling method"
-    ),
-    rel!(
-        "liftedReturn",
+        "argument num of a statically bound call is parameter param of the calling method";
+    LiftedReturn => "liftedReturn",
         [("invoke", "I"), ("num", "Z")],
-        "the callee returns argument num, which is a parameter of the calling method that the calling method returns in its place"
-    ),
-    rel!(
-        "Ithr",
+        "the callee returns argument num, which is a parameter of the calling method that the calling method returns in its place";
+    Ithr => "Ithr",
         [("invoke", "I"), ("variable", "V")],
-        "variable receiving exceptions from a call"
-    ),
-    rel!(
-        "Mthr",
+        "variable receiving exceptions from a call";
+    Mthr => "Mthr",
         [("method", "M"), ("variable", "V")],
-        "variable holding exceptions a method throws"
-    ),
-    rel!(
-        "IE0",
+        "variable holding exceptions a method throws";
+    IE0 => "IE0",
         [("invoke", "I"), ("target", "M")],
-        "statically bound call (static, special)"
-    ),
-    rel!(
-        "mI",
+        "statically bound call (static, special)";
+    MI => "mI",
         [("method", "M"), ("invoke", "I"), ("name", "N")],
-        "call site in a method, with its dispatch name"
-    ),
-    rel!(
-        "mV",
+        "call site in a method, with its dispatch name";
+    MV => "mV",
         [("method", "M"), ("variable", "V")],
-        "variable of a method"
-    ),
-    rel!(
-        "mH",
+        "variable of a method";
+    MH => "mH",
         [("method", "M"), ("heap", "H")],
-        "allocation site in a method"
-    ),
-    rel!(
-        "cast",
+        "allocation site in a method";
+    Cast => "cast",
         [("dest", "V"), ("type", "T"), ("source", "V")],
-        "dest = (type) source"
-    ),
-    rel!(
-        "concat",
+        "dest = (type) source";
+    Concat => "concat",
         [("dest", "V"), ("source", "V")],
-        "string concatenation: source flows into dest"
-    ),
-    rel!(
-        "stringConst",
+        "string concatenation: source flows into dest";
+    StringConst => "stringConst",
         [("heap", "H")],
-        "the heap object is a string constant (its name is its text)"
-    ),
-    rel!(
-        "stringType",
+        "the heap object is a string constant (its name is its text)";
+    StringType => "stringType",
         [("heap", "H"), ("type", "T")],
-        "string constant that names a type"
-    ),
-    rel!(
-        "stringMethod",
+        "string constant that names a type";
+    StringMethod => "stringMethod",
         [("heap", "H"), ("method", "M")],
-        "string constant that names a method"
-    ),
-    rel!(
-        "stringField",
+        "string constant that names a method";
+    StringField => "stringField",
         [("heap", "H"), ("field", "F")],
-        "string constant that names a field"
-    ),
-    rel!(
-        "partialType",
+        "string constant that names a field";
+    PartialType => "partialType",
         [("heap", "H"), ("type", "T")],
-        "a concatenation whose known prefix and suffix fit the type's name"
-    ),
-    rel!(
-        "partialMethod",
+        "a concatenation whose known prefix and suffix fit the type's name";
+    PartialMethod => "partialMethod",
         [("heap", "H"), ("method", "M")],
-        "a concatenation whose known prefix and suffix fit the method's name"
-    ),
-    rel!(
-        "partialField",
+        "a concatenation whose known prefix and suffix fit the method's name";
+    PartialField => "partialField",
         [("heap", "H"), ("field", "F")],
-        "a concatenation whose known prefix and suffix fit the field's name"
-    ),
-    rel!(
-        "classObject",
+        "a concatenation whose known prefix and suffix fit the field's name";
+    ClassObject => "classObject",
         [("heap", "H"), ("type", "T")],
-        "the java.lang.Class object of a type"
-    ),
-    rel!(
-        "classConst",
+        "the java.lang.Class object of a type";
+    ClassConst => "classConst",
         [("variable", "V"), ("type", "T")],
-        "variable = type.class"
-    ),
-    rel!(
-        "declaresMethod",
+        "variable = type.class";
+    DeclaresMethod => "declaresMethod",
         [("type", "T"), ("method", "M")],
-        "method declared by a type"
-    ),
-    rel!(
-        "declaresField",
+        "method declared by a type";
+    DeclaresField => "declaresField",
         [("type", "T"), ("field", "F")],
-        "field declared by a type"
-    ),
-    rel!(
-        "methodSig",
+        "field declared by a type";
+    MethodSig => "methodSig",
         [("method", "M"), ("name", "N")],
-        "sub-signature of a method"
-    ),
-    rel!(
-        "methodModifier",
+        "sub-signature of a method";
+    MethodModifier => "methodModifier",
         [("method", "M"), ("mod", "MOD")],
-        "method modifier"
-    ),
-    rel!(
-        "fieldModifier",
+        "method modifier";
+    FieldModifier => "fieldModifier",
         [("field", "F"), ("mod", "MOD")],
-        "field modifier"
-    ),
-    rel!(
-        "classModifier",
+        "field modifier";
+    ClassModifier => "classModifier",
         [("type", "T"), ("mod", "MOD")],
-        "class modifier (interface, abstract, ...)"
-    ),
-    rel!(
-        "fieldType",
+        "class modifier (interface, abstract, ...)";
+    FieldType => "fieldType",
         [("field", "F"), ("type", "T")],
-        "declared type of a field"
-    ),
-    rel!(
-        "methodRet",
+        "declared type of a field";
+    MethodRet => "methodRet",
         [("method", "M"), ("type", "T")],
-        "declared return type"
-    ),
-    rel!(
-        "methodArity",
+        "declared return type";
+    MethodArity => "methodArity",
         [("method", "M"), ("count", "Z")],
-        "number of declared parameters (the receiver not counted)"
-    ),
-    rel!(
-        "methodParams",
+        "number of declared parameters (the receiver not counted)";
+    MethodParams => "methodParams",
         [("method", "M"), ("params", "N")],
-        "declared parameter types, as a list: (java.lang.String,int)"
-    ),
-    rel!(
-        "constructor",
+        "declared parameter types, as a list: (java.lang.String,int)";
+    Constructor => "constructor",
         [("type", "T"), ("method", "M")],
-        "constructor (<init>) of a type"
-    ),
-    rel!(
-        "defaultConstructor",
+        "constructor (<init>) of a type";
+    DefaultConstructor => "defaultConstructor",
         [("type", "T"), ("method", "M")],
-        "no-argument constructor"
-    ),
-    rel!(
-        "clinit",
+        "no-argument constructor";
+    Clinit => "clinit",
         [("type", "T"), ("method", "M")],
-        "static initialiser"
-    ),
-    rel!(
-        "mainMethod",
+        "static initialiser";
+    MainMethod => "mainMethod",
         [("method", "M")],
-        "public static void main(java.lang.String[])"
-    ),
-    rel!(
-        "entryPoint",
+        "public static void main(java.lang.String[])";
+    EntryPoint => "entryPoint",
         [("method", "M")],
-        "methods the JVM calls during start-up and shutdown"
-    ),
-    rel!(
-        "applicationMethod",
+        "methods the JVM calls during start-up and shutdown";
+    ApplicationMethod => "applicationMethod",
         [("method", "M")],
-        "method of an application (non-JDK) class"
-    ),
-    rel!(
-        "reflectiveObject",
+        "method of an application (non-JDK) class";
+    ReflectiveObject => "reflectiveObject",
         [("heap", "H"), ("type", "T")],
-        "the object a reflective creation of a type yields"
-    ),
-    rel!(
-        "methodObject",
+        "the object a reflective creation of a type yields";
+    MethodObject => "methodObject",
         [("heap", "H"), ("method", "M")],
-        "the java.lang.reflect.Method/Constructor object of a method"
-    ),
-    rel!(
-        "fieldObject",
+        "the java.lang.reflect.Method/Constructor object of a method";
+    FieldObject => "fieldObject",
         [("heap", "H"), ("field", "F")],
-        "the java.lang.reflect.Field object of a field"
-    ),
-    rel!(
-        "reflectiveArray",
+        "the java.lang.reflect.Field object of a field";
+    ReflectiveArray => "reflectiveArray",
         [("invoke", "I"), ("heap", "H")],
-        "the array a getMethods()-like call returns"
-    ),
-    rel!(
-        "unknownClassObject",
+        "the array a getMethods()-like call returns";
+    UnknownClassObject => "unknownClassObject",
         [("invoke", "I"), ("heap", "H")],
-        "a Class.forName call's result when its name is unknown"
-    ),
-    rel!(
-        "memberPlaceholder",
+        "a Class.forName call's result when its name is unknown";
+    MemberPlaceholder => "memberPlaceholder",
         [("invoke", "I"), ("heap", "H")],
-        "the Method, Field or Constructor a member lookup returns when the member is unknown"
-    ),
-    rel!(
-        "arrayObject",
+        "the Method, Field or Constructor a member lookup returns when the member is unknown";
+    ArrayObject => "arrayObject",
         [("heap", "H"), ("type", "T")],
-        "the array of an array type that Array.newInstance yields"
-    ),
-    rel!(
-        "proxyObject",
+        "the array of an array type that Array.newInstance yields";
+    ProxyObject => "proxyObject",
         [("heap", "H"), ("type", "T")],
-        "the dynamic proxy of an interface that Proxy.newProxyInstance yields, typed as the interface"
-    ),
-    rel!(
-        "proxyArguments",
+        "the dynamic proxy of an interface that Proxy.newProxyInstance yields, typed as the interface";
+    ProxyArguments => "proxyArguments",
         [("heap", "H"), ("type", "T")],
-        "the Object[] in which a call on the proxy of an interface passes its arguments to the handler"
-    ),
-    rel!(
-        "handleObject",
+        "the Object[] in which a call on the proxy of an interface passes its arguments to the handler";
+    HandleObject => "handleObject",
         [("invoke", "I"), ("heap", "H")],
-        "the MethodHandle a MethodHandles.Lookup find*/unreflect* call returns"
-    ),
-    rel!(
-        "classAnnotation",
+        "the MethodHandle a MethodHandles.Lookup find*/unreflect* call returns";
+    ClassAnnotation => "classAnnotation",
         [("type", "T"), ("annotation", "T")],
-        "the class carries a runtime-visible annotation of that type"
-    ),
-    rel!(
-        "methodAnnotation",
+        "the class carries a runtime-visible annotation of that type";
+    MethodAnnotation => "methodAnnotation",
         [("method", "M"), ("annotation", "T")],
-        "the method carries a runtime-visible annotation of that type"
-    ),
-    rel!(
-        "fieldAnnotation",
+        "the method carries a runtime-visible annotation of that type";
+    FieldAnnotation => "fieldAnnotation",
         [("field", "F"), ("annotation", "T")],
-        "the field carries a runtime-visible annotation of that type"
-    ),
-    rel!(
-        "serviceProvider",
+        "the field carries a runtime-visible annotation of that type";
+    ServiceProvider => "serviceProvider",
         [("service", "T"), ("provider", "T")],
-        "a provider a META-INF/services file or a module's `provides` declares for a service"
-    ),
-    rel!(
-        "propertyClass",
+        "a provider a META-INF/services file or a module's `provides` declares for a service";
+    PropertyClass => "propertyClass",
         [("type", "T")],
-        "a class that a value of a .properties file of the class path's jars and directories names"
-    ),
-    rel!(
-        "resourceLineClass",
+        "a class that a value of a .properties file of the class path's jars and directories names";
+    ResourceLineClass => "resourceLineClass",
         [("type", "T")],
-        "a class that a line of a META-INF/services file of the class path's jars and directories names"
-    ),
-    rel!(
-        "resourceStream",
+        "a class that a line of a META-INF/services file of the class path's jars and directories names";
+    ResourceStream => "resourceStream",
         [("heap", "H")],
-        "the object of the streams that read the class path's resources (see queries/models/resources.dl)"
-    ),
-    rel!(
-        "resourceLine",
+        "the object of the streams that read the class path's resources (see queries/models/resources.dl)";
+    ResourceLine => "resourceLine",
         [("heap", "H")],
-        "the object of the lines read from the class path's resources (see queries/models/resources.dl)"
-    ),
-    rel!(
-        "staticField",
+        "the object of the lines read from the class path's resources (see queries/models/resources.dl)";
+    StaticField => "staticField",
         [("method", "M"), ("field", "F")],
-        "the method reads or writes the static field (getstatic, putstatic; any type)"
-    ),
-    rel!(
-        "Iref",
+        "the method reads or writes the static field (getstatic, putstatic; any type)";
+    Iref => "Iref",
         [("invoke", "I"), ("method", "M")],
-        "the method a call site names (resolved, before dispatch)"
-    ),
-    rel!(
-        "stringFlow",
+        "the method a call site names (resolved, before dispatch)";
+    StringFlow => "stringFlow",
         [("dest", "V"), ("source", "V")],
-        "string value flow through StringBuilder/StringBuffer/String methods"
-    ),
-    rel!(
-        "reflectionApi",
+        "string value flow through StringBuilder/StringBuffer/String methods";
+    ReflectionApi => "reflectionApi",
         [("method", "M")],
-        "a method of the reflection API (see reflection_api.rs)"
-    ),
-    rel!(
-        "specSource",
+        "a method of the reflection API (see reflection_api.rs)";
+    SpecSource => "specSource",
         [("method", "M")],
-        "a method returning strings from outside the program"
-    ),
-    rel!(
-        "Iloc",
+        "a method returning strings from outside the program";
+    Iloc => "Iloc",
         [
             ("invoke", "I"),
             ("method", "M"),
             ("bci", "BCI"),
             ("line", "LINE")
         ],
-        "source location of a call"
-    ),
-];
+        "source location of a call";
+}
 
 /// The modifiers of the `MOD` domain, in order.
 pub const MODIFIERS: &[&str] = &[

@@ -6,7 +6,7 @@
 //! The directory is staged ([`StagedDatabase`]) and renamed into place by
 //! the caller, so an interrupted run never leaves a half-written database.
 
-use super::extract::{FactsBuilder, R};
+use super::extract::FactsBuilder;
 use super::schema::{DOMAINS, RELATIONS};
 use crate::bdd::layout::bits_for;
 use crate::database::manifest::ManifestBuilder;
@@ -258,98 +258,6 @@ pub fn schema_text(sizes: &[(&str, u64)]) -> String {
     s
 }
 
-/// Checks that the relation enum and the schema agree, name by name.
-pub fn schema_matches_enum() -> bool {
-    use R::*;
-    let all = [
-        VP0,
-        A,
-        L,
-        S,
-        VT,
-        HT,
-        AT,
-        Subtype,
-        ComponentType,
-        Cha,
-        Actual,
-        ActualArrayLength,
-        ActualArrayTypes,
-        Formal,
-        Iret,
-        ModelledResult,
-        Mret,
-        ReturnsParam,
-        ParamStore,
-        ParamLoad,
-        ReflFormal,
-        ActualParam,
-        LiftedReturn,
-        Ithr,
-        Mthr,
-        IE0,
-        MI,
-        MV,
-        MH,
-        Cast,
-        Concat,
-        StringConst,
-        StringType,
-        StringMethod,
-        StringField,
-        PartialType,
-        PartialMethod,
-        PartialField,
-        ClassObject,
-        ClassConst,
-        DeclaresMethod,
-        DeclaresField,
-        MethodSig,
-        MethodModifier,
-        FieldModifier,
-        ClassModifier,
-        FieldType,
-        MethodRet,
-        MethodArity,
-        MethodParams,
-        Constructor,
-        DefaultConstructor,
-        Clinit,
-        MainMethod,
-        EntryPoint,
-        ApplicationMethod,
-        ReflectiveObject,
-        MethodObject,
-        FieldObject,
-        ReflectiveArray,
-        UnknownClassObject,
-        MemberPlaceholder,
-        ArrayObject,
-        ProxyObject,
-        ProxyArguments,
-        HandleObject,
-        ClassAnnotation,
-        MethodAnnotation,
-        FieldAnnotation,
-        ServiceProvider,
-        PropertyClass,
-        ResourceLineClass,
-        ResourceStream,
-        ResourceLine,
-        StaticField,
-        Iref,
-        StringFlow,
-        ReflectionApi,
-        SpecSource,
-        Iloc,
-    ];
-    all.len() == RELATIONS.len()
-        && all.iter().enumerate().all(|(k, r)| {
-            let enum_name = format!("{r:?}").to_lowercase();
-            *r as usize == k && RELATIONS[k].name.to_lowercase() == enum_name
-        })
-}
-
 /// The readable name of element `id` of `domain` (as its map file has it).
 pub fn element_name(b: &FactsBuilder, domain: &str, id: u32) -> String {
     match domain {
@@ -388,11 +296,6 @@ pub fn named_tuples(b: &FactsBuilder, relation: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn relation_enum_follows_the_schema() {
-        assert!(super::schema_matches_enum());
-    }
-
     #[test]
     fn decimals_are_written_in_full() {
         let mut out = Vec::new();
