@@ -8,7 +8,8 @@
 //! that thousands of times, so these versions start from tables sized by
 //! the smaller operand and let them grow. They build the result in
 //! post-order, children before parents, as biodivine stores a [`Bdd`], and
-//! hand it over with [`Bdd::from_nodes`].
+//! hand it over with [`Bdd::from_nodes`], which copies the node array once
+//! (it takes a slice).
 //!
 //! The relational product also stops early where biodivine's nested
 //! apply does not: once the low half of a quantified variable is `true`,
@@ -51,8 +52,9 @@ pub fn or(a: &Bdd, b: &Bdd) -> Bdd {
 }
 
 /// `a ∨ b` for an `a` the caller gives up (a relation growing by what a
-/// step found): where `a` is the larger operand, its node array becomes
-/// the result's without a copy.
+/// step found): where `a` is the larger operand, its nodes are taken over
+/// as the start of the result instead of being visited and rebuilt (the
+/// hand-over to biodivine at the end still copies the array once).
 pub fn or_into(a: Bdd, b: &Bdd) -> Bdd {
     if a.is_false() || b.is_true() {
         return b.clone();
@@ -67,8 +69,8 @@ pub fn or_into(a: Bdd, b: &Bdd) -> Bdd {
     }
 }
 
-/// `a ∨ b` for operands the caller gives up: the larger one's node array
-/// becomes the result's (see [`or_into`]).
+/// `a ∨ b` for operands the caller gives up: the larger one's nodes start
+/// the result (see [`or_into`]).
 pub fn or_owned(a: Bdd, b: Bdd) -> Bdd {
     if a.size() >= b.size() {
         or_into(a, &b)

@@ -53,7 +53,8 @@ fn variable_map(bdd: &Bdd, pairs: &[(BddVariable, BddVariable)]) -> Vec<u16> {
 }
 
 /// The nodes of `bdd` with their variables moved by an order-preserving
-/// `map`.
+/// `map`: one pass over the nodes, and one copy into the result
+/// ([`Bdd::from_nodes`] takes a slice).
 fn relabel(bdd: Bdd, map: &[u16]) -> Bdd {
     let mut nodes = bdd.to_nodes();
     for node in nodes.iter_mut().skip(2) {
