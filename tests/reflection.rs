@@ -765,7 +765,7 @@ fn bad_specifications_and_roots_are_reported() {
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
          (classes with a main method: Annotated, Arity, ArrayElements, Callbacks, Casts, Concatenated, \
-         ConstantForName, Constructors, Containers, CopyOf, and 21 more)\n"
+         ConstantForName, Constructors, Containers, CopyOf, and 22 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),
@@ -949,6 +949,42 @@ fn arrays_copy_of_in_java_base_makes_arrays_of_its_arguments_components() {
     let check = refract(&["check", &db, &trace.display().to_string()]);
     assert!(
         check.contains("Array.newInstance                 0/0      -          2/2   1.00\n"),
+        "{check}"
+    );
+}
+
+/// Against java.base, `EnumSet.allOf`, `Enum.valueOf` and
+/// `Class.getEnumConstants` reach `Class.getEnumConstantsShared`, whose
+/// `getMethod("values")` and `Method.invoke` resolve to the `values()` of
+/// exactly the enums whose Class objects the program passes, among the
+/// JDK's own: the three edges of the traced run
+/// (`tests/data/traces/Enums.tsv`).
+#[test]
+fn enum_constants_in_java_base_call_the_enums_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = analyze_against_java_base(dir.path(), "Enums", "points-to");
+    let db = db.display().to_string();
+    let exported = refract(&["export", "targets", &db]);
+    let invoked: Vec<&str> = exported
+        .lines()
+        .filter(|l| {
+            l.starts_with("java.lang.Class\tgetEnumConstantsShared\t")
+                && l.contains("\tMethod.invoke\tEnums$")
+        })
+        .map(|l| l.rsplit('\t').next().unwrap())
+        .collect();
+    assert_eq!(
+        invoked,
+        [
+            "Enums$Color.values()[LEnums$Color;",
+            "Enums$Shape.values()[LEnums$Shape;",
+            "Enums$Size.values()[LEnums$Size;",
+        ]
+    );
+    let trace = root().join("tests/data/traces/Enums.tsv");
+    let check = refract(&["check", &db, &trace.display().to_string()]);
+    assert!(
+        check.contains("Method.invoke                     0/0      -          3/3   1.00\n"),
         "{check}"
     );
 }
