@@ -154,10 +154,14 @@ impl Solver {
         self.solve_only(&|_| true)
     }
 
-    /// Evaluates, in order, only the strata holding a relation for which
-    /// `affected` holds (and whose inputs are therefore unchanged
-    /// otherwise): an interactive session adding a rule re-runs only what
-    /// depends on it.
+    /// Evaluates, in order, only the rules whose heads are relations for
+    /// which `affected` holds: an interactive session adding a rule re-runs
+    /// only what depends on it. In a stratum, the relations that are not
+    /// affected are read as they stand, like those of earlier strata: a
+    /// relation the database does not store is computed from the stored
+    /// ones of its stratum, which are at their fixpoint, without deriving
+    /// those again. (When a stored relation is affected, so is everything
+    /// of its stratum that depends on it, which is the whole component.)
     pub fn solve_only(&mut self, affected: &dyn Fn(RelId) -> bool) -> Result<()> {
         let start = Instant::now();
         self.stats.iterations.clear();
@@ -170,8 +174,7 @@ impl Solver {
             if end > si + 1 {
                 let group: Vec<Stratum> = self.strata[si..end]
                     .iter()
-                    .filter(|st| st.relations.iter().any(|&r| affected(r)))
-                    .cloned()
+                    .filter_map(|st| self.restrict(st, affected))
                     .collect();
                 let outs = crate::interrupt::catch(|| {
                     group
@@ -189,8 +192,7 @@ impl Solver {
                 si = end;
                 continue;
             }
-            if self.strata[si].relations.iter().any(|&r| affected(r)) {
-                let stratum = self.strata[si].clone();
+            if let Some(stratum) = self.restrict(&self.strata[si], affected) {
                 let iters = crate::interrupt::catch(|| self.solve_stratum(&stratum))
                     .map_err(|why| self.interrupted(why, std::slice::from_ref(&stratum)))??;
                 self.stats.iterations.push(iters);
@@ -218,6 +220,41 @@ impl Solver {
                 .clear();
         }
         Ok(())
+    }
+
+    /// The part of stratum `st` that derives affected relations: their
+    /// rules, with the others of the stratum read as static. `None` when
+    /// nothing of it is affected.
+    fn restrict(&self, st: &Stratum, affected: &dyn Fn(RelId) -> bool) -> Option<Stratum> {
+        let relations: Vec<RelId> = st
+            .relations
+            .iter()
+            .copied()
+            .filter(|&r| affected(r))
+            .collect();
+        if relations.is_empty() {
+            return None;
+        }
+        if relations.len() == st.relations.len() {
+            return Some(st.clone());
+        }
+        let rules: Vec<usize> = st
+            .rules
+            .iter()
+            .copied()
+            .filter(|&ri| affected(self.prog.rules[ri].head.rel))
+            .collect();
+        let recursive = rules.iter().any(|&ri| {
+            self.prog.rules[ri].body.iter().any(|l| match l {
+                Literal::Pos(a) | Literal::Neg(a) => relations.contains(&a.rel),
+                Literal::Cmp { .. } => false,
+            })
+        });
+        Some(Stratum {
+            relations,
+            rules,
+            recursive,
+        })
     }
 
     /// Prints the trace's `top` largest step totals so far.

@@ -553,6 +553,9 @@ impl Session {
         for &rel in &plan.fresh {
             self.db.start_empty(rel);
         }
+        // The relations the rules to run read (and those they extend) are
+        // at their full value before they run: the solver runs only the
+        // rules of affected relations (see `Solver::solve_only`).
         let prog = &self.db.solver.prog;
         let mut needed: Vec<RelId> = affected.iter().copied().collect();
         for rule in &prog.rules {
