@@ -173,15 +173,7 @@ impl Session {
             let prog = resolve_with_maps(&all, &mut self.maps)?;
             if let Some(rel) = prog.relation_id(name) {
                 let plan = self.plan_lazy(&prog, HashSet::new(), vec![rel]);
-                let names: HashSet<String> = plan
-                    .affected
-                    .iter()
-                    .map(|&r| prog.relations[r].name.clone())
-                    .collect();
-                self.cancel.store(false, Ordering::Relaxed);
-                crate::interrupt::clear();
-                let previous = self.db.replace_program(prog, &|n| names.contains(n))?;
-                self.run_plan(&plan, previous)?;
+                self.apply(prog, &plan)?;
             }
         }
         Ok(self.db.load(name)?)
@@ -271,6 +263,21 @@ impl Session {
             affected,
             fresh: HashSet::new(),
         }
+    }
+
+    /// Puts `prog` in place, with the relations `plan` solves emptied,
+    /// and solves them; on failure the session stays as it was.
+    fn apply(&mut self, prog: Program, plan: &Plan) -> Result<(), SessionError> {
+        let names: HashSet<String> = plan
+            .affected
+            .iter()
+            .map(|&r| prog.relations[r].name.clone())
+            .collect();
+        // A Ctrl-C from before this statement does not cancel it.
+        self.cancel.store(false, Ordering::Relaxed);
+        crate::interrupt::clear();
+        let previous = self.db.replace_program(prog, &|n| names.contains(n))?;
+        self.run_plan(plan, previous)
     }
 
     /// Solves `plan` in the program just put in place; on failure the
@@ -367,18 +374,7 @@ impl Session {
         let prog = resolve_with_maps(&all, &mut self.maps).map_err(|e| e.to_string())?;
         let seeds: HashSet<RelId> = heads.iter().filter_map(|h| prog.relation_id(h)).collect();
         let plan = self.plan(&prog, seeds);
-        let names: HashSet<String> = plan
-            .affected
-            .iter()
-            .map(|&r| prog.relations[r].name.clone())
-            .collect();
-        self.cancel.store(false, Ordering::Relaxed);
-        crate::interrupt::clear();
-        let previous = self
-            .db
-            .replace_program(prog, &|n| names.contains(n))
-            .map_err(|e| e.to_string())?;
-        self.run_plan(&plan, previous).map_err(|e| e.to_string())?;
+        self.apply(prog, &plan).map_err(|e| e.to_string())?;
         self.added = kept;
         Ok(message)
     }
@@ -453,20 +449,14 @@ impl Session {
         let prog = resolve_with_maps(&all, &mut self.maps)?;
         let first_new = self.base_rules + self.added_rule_count();
         let plan = self.plan(&prog, new_heads(&prog, first_new));
-        let affected = &plan.affected;
-        let names: HashSet<String> = affected
-            .iter()
-            .map(|&r| prog.relations[r].name.clone())
-            .collect();
         let printing: Vec<RelId> = (0..prog.relations.len())
             .filter(|&r| {
                 let o = &prog.relations[r].options;
-                (o.print_size || o.print_tuples) && affected.contains(&r)
+                (o.print_size || o.print_tuples) && plan.affected.contains(&r)
             })
             .collect();
         let queries = prog.queries.clone();
-        let previous = self.db.replace_program(prog, &|n| names.contains(n))?;
-        self.run_plan(&plan, previous)?;
+        self.apply(prog, &plan)?;
         self.added.extend(kept);
         let mut out = Vec::new();
         for r in printing {
