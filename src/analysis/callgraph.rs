@@ -254,17 +254,11 @@ fn read_graph(session: &mut Session) -> Result<Graph, CallGraphError> {
 
 /// A method signature's parts: `<a.b.C: void m(int)>` gives (`a.b.C`,
 /// `m`). Other names stand for themselves.
-fn parts(signature: &str) -> (&str, &str) {
-    let inner = signature
-        .strip_prefix('<')
-        .and_then(|s| s.strip_suffix('>'))
-        .unwrap_or(signature);
-    let Some((class, rest)) = inner.split_once(": ") else {
-        return (signature, "");
-    };
-    let before_paren = rest.split('(').next().unwrap_or(rest);
-    let method = before_paren.rsplit(' ').next().unwrap_or(before_paren);
-    (class, method)
+fn parts(signature: &str) -> (String, String) {
+    match crate::classfile::descriptor::parse_method_signature(signature) {
+        Some(m) => (m.class, m.name),
+        None => (signature.to_string(), String::new()),
+    }
 }
 
 /// The package of a binary class name (`""` for the unnamed package).
@@ -275,7 +269,7 @@ fn package_of(class: &str) -> &str {
 /// A method's short label: `Class.method`, the class without its package.
 fn short_label(signature: &str) -> String {
     let (class, method) = parts(signature);
-    let simple = class.rsplit('.').next().unwrap_or(class);
+    let simple = class.rsplit('.').next().unwrap_or(&class);
     if method.is_empty() {
         simple.to_string()
     } else {
@@ -397,10 +391,10 @@ fn filter_edges<'g>(
                     .is_none_or(|d| d.get(&e.callee).is_some_and(|&k| k < max))
                 && (!filter.reflective_only || e.reflective)
                 && (filter.packages.is_empty()
-                    || filter.packages.iter().any(|p| {
-                        let class = parts(&graph.methods[e.caller]).0;
-                        in_package(class, p)
-                    }))
+                    || filter
+                        .packages
+                        .iter()
+                        .any(|p| in_package(&parts(&graph.methods[e.caller]).0, p)))
         })
         .collect())
 }
@@ -424,9 +418,10 @@ fn to_dot(graph: &Graph, kept: &[&SiteEdge], collapse: Collapse) -> (String, u64
         let sig = &graph.methods[m];
         match collapse {
             Collapse::Method => sig.clone(),
-            Collapse::Class => parts(sig).0.to_string(),
+            Collapse::Class => parts(sig).0,
             Collapse::Package => {
-                let p = package_of(parts(sig).0);
+                let class = parts(sig).0;
+                let p = package_of(&class);
                 if p.is_empty() {
                     "(unnamed package)".to_string()
                 } else {
@@ -481,12 +476,12 @@ fn to_dot(graph: &Graph, kept: &[&SiteEdge], collapse: Collapse) -> (String, u64
     };
     if collapse == Collapse::Method {
         // A cluster per class, in the order classes first appear.
-        let mut classes: Vec<&str> = Vec::new();
-        let mut members: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut classes: Vec<String> = Vec::new();
+        let mut members: HashMap<String, Vec<usize>> = HashMap::new();
         for (k, n) in nodes.iter().enumerate() {
             let class = parts(n).0;
-            if !members.contains_key(class) {
-                classes.push(class);
+            if !members.contains_key(&class) {
+                classes.push(class.clone());
             }
             members.entry(class).or_default().push(k);
         }
@@ -646,7 +641,7 @@ mod tests {
     #[test]
     fn signatures_give_classes_methods_and_short_labels() {
         let sig = "<a.b.C$D: java.lang.String run(java.lang.String)>";
-        assert_eq!(parts(sig), ("a.b.C$D", "run"));
+        assert_eq!(parts(sig), ("a.b.C$D".to_string(), "run".to_string()));
         assert_eq!(short_label(sig), "C$D.run");
         assert_eq!(short_label("<Invoke: void <init>()>"), "Invoke.<init>");
         assert_eq!(package_of("a.b.C"), "a.b");

@@ -82,6 +82,17 @@ pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) ->
     format!(" (did you mean {}?)", names.join(", "))
 }
 
+/// A name as Datalog writes it between quotes: backslashes and quotes
+/// escaped, as the lexer reads them back.
+pub fn escape(name: &str) -> String {
+    name.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// A name as a Datalog constant, with its quotes.
+pub fn constant(name: &str) -> String {
+    format!("\"{}\"", escape(name))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -784,7 +784,7 @@ fn plain_name(map: &crate::io::map::NameMap, s: &str) -> std::result::Result<u64
         several => {
             let forms: Vec<String> = several
                 .iter()
-                .map(|(_, form, what)| format!("{what} {}", quote_constant(form)))
+                .map(|(_, form, what)| format!("{what} {}", crate::datalog::quote::constant(form)))
                 .collect();
             Err(format!(
                 ": it may mean {}; write one of them",
@@ -792,9 +792,4 @@ fn plain_name(map: &crate::io::map::NameMap, s: &str) -> std::result::Result<u64
             ))
         }
     }
-}
-
-/// A name as it is written between quotes in Datalog.
-fn quote_constant(name: &str) -> String {
-    format!("\"{}\"", name.replace('\\', "\\\\").replace('"', "\\\""))
 }

@@ -189,7 +189,7 @@ fn term_text(t: &TermAst) -> String {
         TermAst::Var(v) => v.clone(),
         TermAst::Wildcard => "_".into(),
         TermAst::Int(n) => n.to_string(),
-        TermAst::Name(s) => format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\"")),
+        TermAst::Name(s) => crate::datalog::quote::constant(s),
     }
 }
 
@@ -501,15 +501,22 @@ fn site_words(site: &str) -> String {
         .filter(|l| *l != "0")
         .map(|l| format!(", line {l}"))
         .unwrap_or_default();
+    // The API as reftrace labels it (`Class.forName`), else the callee's
+    // class without its package and its name.
     let api = rest
         .find('<')
-        .map(|k| member_words(&rest[k..]))
-        .map(|m| {
-            // The API's class without its package: Class.forName.
-            let (class, name) = m.rsplit_once('.').unwrap_or(("", &m));
-            let simple = class.rsplit('.').next().unwrap_or(class);
-            format!("{simple}.{name}")
-        })
+        .map(|k| &rest[k..])
+        .map(
+            |callee| match crate::facts::reflection_api::label_of(callee) {
+                Some(label) => label.to_string(),
+                None => {
+                    let m = member_words(callee);
+                    let (class, name) = m.rsplit_once('.').unwrap_or(("", &m));
+                    let simple = class.rsplit('.').next().unwrap_or(class);
+                    format!("{simple}.{name}")
+                }
+            },
+        )
         .unwrap_or_else(|| "the call".to_string());
     format!("{api} at {caller}{line}")
 }
@@ -526,17 +533,13 @@ fn variable_words(var: &str) -> String {
 /// A member in words: `<r.Upper: java.lang.String run(java.lang.String)>`
 /// is `r.Upper.run`; a field `<r.Bean: int size>` is `r.Bean.size`.
 fn member_words(sig: &str) -> String {
-    let inner = sig
-        .strip_prefix('<')
-        .and_then(|s| s.strip_suffix('>'))
-        .unwrap_or(sig);
-    match inner.split_once(": ") {
-        Some((class, rest)) => {
-            let name = rest.split('(').next().unwrap_or(rest);
-            let name = name.rsplit(' ').next().unwrap_or(name);
-            format!("{class}.{name}")
-        }
-        None => sig.to_string(),
+    use crate::classfile::descriptor::{parse_field_signature, parse_method_signature};
+    match parse_method_signature(sig) {
+        Some(m) => format!("{}.{}", m.class, m.name),
+        None => match parse_field_signature(sig) {
+            Some((class, _, name)) => format!("{class}.{name}"),
+            None => sig.to_string(),
+        },
     }
 }
 

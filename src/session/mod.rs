@@ -25,7 +25,6 @@ use crate::datalog::program::{Literal, Program, RelId};
 use crate::datalog::resolve::{resolve_with_maps, MapCache};
 pub use answer::Answer;
 use std::collections::HashSet;
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -396,35 +395,6 @@ impl Session {
         Ok(out)
     }
 
-    /// Runs a script file statement by statement, as if typed.
-    pub fn execute_file(
-        &mut self,
-        path: &Path,
-        limit: usize,
-        each: &mut dyn FnMut(Output) -> std::io::Result<()>,
-    ) -> Result<(), SessionError> {
-        let parsed = parse_file(path)?;
-        for note in parsed.notes {
-            each(Output::Note(note)).map_err(|e| Error::io(path, &e))?;
-        }
-        // Consecutive declarations and rules run together; each query runs
-        // (and prints) in its place.
-        let mut pending: Vec<Statement> = Vec::new();
-        for stmt in parsed.statements {
-            let is_query = matches!(stmt, Statement::Query { .. });
-            pending.push(stmt);
-            if is_query {
-                for o in self.execute(std::mem::take(&mut pending), limit)? {
-                    each(o).map_err(|e| Error::io(path, &e))?;
-                }
-            }
-        }
-        for o in self.execute(pending, limit)? {
-            each(o).map_err(|e| Error::io(path, &e))?;
-        }
-        Ok(())
-    }
-
     /// Adds statements, solves what they affect and answers their queries.
     pub fn execute(
         &mut self,
@@ -434,9 +404,6 @@ impl Session {
         if stmts.is_empty() {
             return Ok(Vec::new());
         }
-        // A Ctrl-C from before this statement does not cancel it.
-        self.cancel.store(false, Ordering::Relaxed);
-        crate::interrupt::clear();
         let stmts = self.declare_implicitly(stmts);
         let kept: Vec<Statement> = stmts
             .iter()

@@ -1,6 +1,7 @@
 //! The shell's line editor helper: tab completion of commands, relation
 //! names and (inside quotes) names from the maps.
 
+use crate::datalog::quote::escape;
 use crate::datalog::solver::Solver;
 use crate::io::map::NameMap;
 use rustyline::completion::{Completer, Pair};
@@ -211,11 +212,6 @@ fn unescape(text: &str) -> String {
         }
     }
     out
-}
-
-/// A name as it is written inside Datalog quotes.
-fn escape(name: &str) -> String {
-    name.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
 impl Completer for ShellHelper {
