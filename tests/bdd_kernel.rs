@@ -117,6 +117,29 @@ fn a_rename_that_reorders_rebuilds_the_relation_node_by_node() {
 }
 
 #[test]
+fn a_sparse_rename_that_reorders_lists_its_tuples() {
+    // Random pairs only: fewer assignments than 16 per node, so the
+    // rename lists them and builds the swapped relation from sorted rows.
+    let (r, rows) = random_relation(5, &[0, 1], 20_000, 1 << BITS);
+    assert!(
+        rows.len() <= 16 * r.size(),
+        "{} rows, {} nodes",
+        rows.len(),
+        r.size()
+    );
+    let pairs_of_vars: Vec<(BddVariable, BddVariable)> = vars(0)
+        .into_iter()
+        .zip(vars(1))
+        .flat_map(|(a, b)| [(a, b), (b, a)])
+        .collect();
+    let moved = rename(&r, &pairs_of_vars).unwrap();
+    let all = blocks();
+    let swapped: Vec<Vec<u64>> = rows.iter().map(|t| vec![t[1], t[0]]).collect();
+    let expected = relation_from_tuples(num_vars(), &[&all[0], &all[1]], &swapped);
+    assert!(same(&moved, &expected));
+}
+
+#[test]
 fn products_agree_with_the_reference_when_tables_grow_from_a_small_start() {
     // A large relation joined with a small one: the computed table starts
     // at the small operand's size and grows many times.
