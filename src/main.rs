@@ -530,6 +530,7 @@ fn run(cli: Cli) -> Result<()> {
                 spec,
                 member_arrays,
                 var_order,
+                observer: Default::default(),
             },
             output,
             force,

@@ -343,3 +343,65 @@ fn saturation_settles_chains_in_few_iterations() {
         "{iterations} iterations for a chain of {n}"
     );
 }
+
+/// The solver tells its observer of each stratum as it begins and of each
+/// iteration as it ends, with the relations that grew, largest first.
+#[test]
+fn the_observer_hears_each_stratum_and_iteration() {
+    use refract::datalog::observer::{IterationEnd, Observer, StratumStart};
+    use std::sync::{Arc, Mutex};
+
+    #[derive(Default)]
+    struct Recorder(Mutex<Vec<String>>);
+    impl Observer for Recorder {
+        fn stratum_started(&self, s: &StratumStart) {
+            let line = format!(
+                "stratum {}/{} {} {}",
+                s.stratum,
+                s.strata,
+                s.relations.join(" "),
+                if s.recursive { "recursive" } else { "once" }
+            );
+            self.0.lock().unwrap().push(line);
+        }
+        fn iteration_ended(&self, it: &IterationEnd) {
+            let sizes: Vec<String> = it.growing.iter().map(|(r, n)| format!("{r} {n}")).collect();
+            let line = format!(
+                "stratum {}/{} iteration {}: {}",
+                it.stratum,
+                it.strata,
+                it.iteration,
+                sizes.join(", ")
+            );
+            self.0.lock().unwrap().push(line);
+        }
+    }
+
+    let text = "N 16\n\
+                e (a:N0, b:N1) input\n\
+                path (a:N0, b:N1) output\n\
+                ends (a:N0, b:N1) output\n\
+                start (a:N0) output\n\
+                path(a, b) :- e(a, b).\n\
+                path(a, c) :- path(a, b), ends(b, c).\n\
+                ends(b, c) :- path(b, c), e(b, c).\n\
+                start(a) :- path(a, _).\n";
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("e.tuples"), "0 1\n1 2\n2 3\n3 4\n").unwrap();
+    let prog = resolve(&parse_str(text, "tc.dl", dir.path()).unwrap()).unwrap();
+    let mut solver = Solver::new(prog).unwrap();
+    solver.load_inputs(Some(dir.path())).unwrap();
+    let recorder = Arc::new(Recorder::default());
+    solver.observer = Some(recorder.clone());
+    solver.solve().unwrap();
+    let heard = recorder.0.lock().unwrap().join("\n");
+    // The closure settles in the first iteration's saturation; the second
+    // finds nothing new.
+    assert_eq!(
+        heard,
+        "stratum 1/2 path ends recursive\n\
+         stratum 1/2 iteration 1: ends 15, path 13\n\
+         stratum 1/2 iteration 2: \n\
+         stratum 2/2 start once"
+    );
+}

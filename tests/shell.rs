@@ -1163,6 +1163,7 @@ fn a_database_reads_back_exactly_what_the_analysis_computed() {
         spec: None,
         member_arrays: false,
         var_order: None,
+        observer: Default::default(),
     };
     let (solver, _, _) =
         analyze(facts, &opts, &path, false, ManifestBuilder::new("analyze")).unwrap();

@@ -10,6 +10,7 @@ use crate::classfile::model::access;
 use crate::database::manifest::ManifestBuilder;
 use crate::database::staged::StagedDatabase;
 use crate::datalog::constants;
+use crate::datalog::observer::SharedObserver;
 use crate::datalog::parser::parse_str;
 use crate::datalog::resolve::resolve;
 use crate::datalog::solver::Solver;
@@ -44,6 +45,9 @@ pub struct AnalysisOptions {
     /// A BDD variable order (`.bddvarorder` form) that replaces the one
     /// the rules give; `REFRACT_VARORDER` sets it too.
     pub var_order: Option<String>,
+    /// Told of the solve's strata and iterations as they go (the
+    /// command line's progress line).
+    pub observer: SharedObserver,
 }
 
 /// Why an analysis could not run.
@@ -219,6 +223,7 @@ fn analyze_unguarded(
     let mut prog = resolve(&parsed)?;
     let copies = take_fact_copies(&mut prog);
     let mut solver = Solver::new(prog)?;
+    solver.observer = opts.observer.0.clone();
 
     // The facts, straight from memory.
     let start = Instant::now();

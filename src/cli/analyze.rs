@@ -1,15 +1,17 @@
 //! `refract analyze`, `refract report`, `refract export`.
 
-use super::progress::ProgressLine;
+use super::progress::{ProgressLine, SolveProgress};
 use anyhow::{bail, Result};
 use refract::analysis::driver::{analyze, AnalysisOptions};
 use refract::analysis::{export, report, results, Variant};
 use refract::classpath::jdk::JdkChoice;
 use refract::database::manifest::ManifestBuilder;
 use refract::database::Database;
+use refract::datalog::observer::SharedObserver;
 use refract::facts::{generate, Progress};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// What `refract analyze` was asked to do.
 pub struct AnalyzeArgs {
@@ -59,15 +61,16 @@ pub fn run_analyze(a: AnalyzeArgs) -> Result<()> {
         eprintln!("warning: ... and {} more", facts.problems.len() - 20);
     }
     let facts_time = start.elapsed();
-    if !a.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        eprint!("solving ({} variant)...", a.options.variant);
-    }
+    // On a terminal, the solve shows its stratum, iteration and largest
+    // growing relations as it goes.
+    let progress = Arc::new(SolveProgress(ProgressLine::new(a.quiet)));
+    let mut options = a.options.clone();
+    options.observer = SharedObserver(Some(progress.clone()));
     manifest.timing("facts", facts_time.as_secs_f64());
-    let (solver, _, stats) = analyze(facts, &a.options, &a.output, a.force, manifest)?;
+    let analysed = analyze(facts, &options, &a.output, a.force, manifest);
+    progress.0.finish();
+    let (solver, _, stats) = analysed?;
     drop(solver);
-    if !a.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        eprintln!();
-    }
     if a.quiet {
         return Ok(());
     }

@@ -1,9 +1,11 @@
 //! `refract run`: a Datalog program as a batch.
 
+use super::progress::{ProgressLine, SolveProgress};
 use anyhow::{Context, Result};
 use refract::datalog::{parser::parse_file, resolve::resolve, solver::Solver};
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Runs `program`, reading inputs from `facts` and writing outputs.
 pub fn run_program(
@@ -35,7 +37,12 @@ pub fn run_program(
         Some(dir) => solver.check_outputs(dir, true)?,
         None => solver.check_outputs(&solver.prog.base_dir, false)?,
     }
-    solver.solve()?;
+    // On a terminal, the solve shows its stratum and iteration as it goes.
+    let progress = Arc::new(SolveProgress(ProgressLine::new(false)));
+    solver.observer = Some(progress.clone());
+    let solved = solver.solve();
+    progress.0.finish();
+    solved?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     solver.print_results(&mut out)?;

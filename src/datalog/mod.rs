@@ -5,13 +5,15 @@
 //! - [`resolve`]: names and types checked into a [`program::Program`];
 //! - [`stratify`]: evaluation order, negation checked;
 //! - [`planner`]: each rule compiled into joins, projections and renames;
-//! - [`solver`]: semi-naive evaluation with an old/delta/full split.
+//! - [`solver`]: semi-naive evaluation with an old/delta/full split;
+//! - [`observer`]: what a solve reports as it goes (strata, iterations).
 
 pub mod ast;
 pub mod constants;
 pub mod error;
 pub mod explain_plan;
 pub mod lexer;
+pub mod observer;
 pub mod parser;
 pub mod planner;
 pub mod program;

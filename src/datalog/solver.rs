@@ -21,6 +21,7 @@
 mod saturation;
 
 use super::error::{Error, ErrorKind, Result};
+use super::observer::{IterationEnd, Observer, StratumStart};
 use super::planner::{plan_rule, RulePlan, Source, Step};
 use super::program::{Literal, Program, RelId};
 use super::stratify::{stratify, Stratum};
@@ -80,6 +81,11 @@ pub struct Solver {
     /// Under `--trace`: time and count per (rule, step), printed
     /// after the solve.
     step_profile: std::sync::Mutex<HashMap<(usize, String), (Duration, u64)>>,
+    /// Told of each stratum and iteration as the solve goes (the command
+    /// line's progress line).
+    pub observer: Option<std::sync::Arc<dyn Observer>>,
+    /// When the running solve began.
+    solve_start: Instant,
 }
 
 impl Solver {
@@ -116,6 +122,8 @@ impl Solver {
             cancel: None,
             inputs_read: Vec::new(),
             step_profile: Default::default(),
+            observer: None,
+            solve_start: Instant::now(),
         })
     }
 
@@ -164,6 +172,7 @@ impl Solver {
     /// of its stratum that depends on it, which is the whole component.)
     pub fn solve_only(&mut self, affected: &dyn Fn(RelId) -> bool) -> Result<()> {
         let start = Instant::now();
+        self.solve_start = start;
         self.stats.iterations.clear();
         let mut si = 0;
         while si < self.strata.len() {
@@ -176,6 +185,9 @@ impl Solver {
                     .iter()
                     .filter_map(|st| self.restrict(st, affected))
                     .collect();
+                if let Some(first) = group.first() {
+                    self.report_stratum(si, first);
+                }
                 let outs = crate::interrupt::catch(|| {
                     group
                         .par_iter()
@@ -193,7 +205,8 @@ impl Solver {
                 continue;
             }
             if let Some(stratum) = self.restrict(&self.strata[si], affected) {
-                let iters = crate::interrupt::catch(|| self.solve_stratum(&stratum))
+                self.report_stratum(si, &stratum);
+                let iters = crate::interrupt::catch(|| self.solve_stratum(&stratum, si))
                     .map_err(|why| self.interrupted(why, std::slice::from_ref(&stratum)))??;
                 self.stats.iterations.push(iters);
             }
@@ -220,6 +233,42 @@ impl Solver {
                 .clear();
         }
         Ok(())
+    }
+
+    /// Tells the observer that stratum `index` (from 0) begins.
+    fn report_stratum(&self, index: usize, stratum: &Stratum) {
+        if let Some(observer) = &self.observer {
+            let names: Vec<&str> = (stratum.relations.iter())
+                .map(|&r| self.prog.relations[r].name.as_str())
+                .collect();
+            observer.stratum_started(&StratumStart {
+                stratum: index + 1,
+                strata: self.strata.len(),
+                relations: &names,
+                recursive: stratum.recursive,
+                elapsed: self.solve_start.elapsed(),
+            });
+        }
+    }
+
+    /// Tells the observer that an iteration of stratum `index` ended,
+    /// with the relations that grew (`merged`: relation, new tuples,
+    /// next full version).
+    fn report_iteration(&self, index: usize, iteration: u64, merged: &[(RelId, Bdd, Bdd)]) {
+        if let Some(observer) = &self.observer {
+            let mut growing: Vec<(&str, usize)> = (merged.iter())
+                .filter(|(_, new, _)| !new.is_false())
+                .map(|(rel, _, next)| (self.prog.relations[*rel].name.as_str(), next.size()))
+                .collect();
+            growing.sort_by_key(|&(name, size)| (std::cmp::Reverse(size), name));
+            observer.iteration_ended(&IterationEnd {
+                stratum: index + 1,
+                strata: self.strata.len(),
+                iteration,
+                growing: &growing,
+                elapsed: self.solve_start.elapsed(),
+            });
+        }
     }
 
     /// The part of stratum `st` that derives affected relations: their
@@ -372,7 +421,7 @@ impl Solver {
         end
     }
 
-    fn solve_stratum(&mut self, stratum: &Stratum) -> Result<u64> {
+    fn solve_stratum(&mut self, stratum: &Stratum, index: usize) -> Result<u64> {
         let (plans, statics, results) = self.run_exit_rules(stratum)?;
         let mut fresh = self.collect_exits(&plans, results);
         if !stratum.recursive {
@@ -538,6 +587,7 @@ impl Solver {
                     sizes.join(", ")
                 );
             }
+            self.report_iteration(index, iterations, &merged);
             // Long runs show where the time goes as they go.
             if tracing() && iterations % 25 == 0 {
                 self.print_step_totals(10);
