@@ -91,6 +91,16 @@ fn partition_cuts_relations_of_thousands_of_nodes_into_disjoint_parts() {
     assert!(same(&union, &r));
 }
 
+/// `r` with columns A and B swapped by [`rename`].
+fn swap_a_and_b(r: &Bdd) -> Bdd {
+    let pairs_of_vars: Vec<(BddVariable, BddVariable)> = vars(0)
+        .into_iter()
+        .zip(vars(1))
+        .flat_map(|(a, b)| [(a, b), (b, a)])
+        .collect();
+    rename(r, &pairs_of_vars).unwrap()
+}
+
 #[test]
 fn a_rename_that_reorders_rebuilds_the_relation_node_by_node() {
     // Columns A and B swapped. Besides random pairs, some 2,500 values of
@@ -103,12 +113,7 @@ fn a_rename_that_reorders_rebuilds_the_relation_node_by_node() {
     // Column C is free: 2^12 assignments of it for each of A and B's.
     let over_a_and_b = r.exact_cardinality() >> BITS;
     assert!(over_a_and_b > (1u32 << 23).into(), "{over_a_and_b}");
-    let pairs_of_vars: Vec<(BddVariable, BddVariable)> = vars(0)
-        .into_iter()
-        .zip(vars(1))
-        .flat_map(|(a, b)| [(a, b), (b, a)])
-        .collect();
-    let moved = rename(&r, &pairs_of_vars).unwrap();
+    let moved = swap_a_and_b(&r);
     let all = blocks();
     let swapped: Vec<Vec<u64>> = rows.iter().map(|t| vec![t[1], t[0]]).collect();
     let expected = relation_from_tuples(num_vars(), &[&all[0], &all[1]], &swapped)
@@ -127,12 +132,7 @@ fn a_sparse_rename_that_reorders_lists_its_tuples() {
         rows.len(),
         r.size()
     );
-    let pairs_of_vars: Vec<(BddVariable, BddVariable)> = vars(0)
-        .into_iter()
-        .zip(vars(1))
-        .flat_map(|(a, b)| [(a, b), (b, a)])
-        .collect();
-    let moved = rename(&r, &pairs_of_vars).unwrap();
+    let moved = swap_a_and_b(&r);
     let all = blocks();
     let swapped: Vec<Vec<u64>> = rows.iter().map(|t| vec![t[1], t[0]]).collect();
     let expected = relation_from_tuples(num_vars(), &[&all[0], &all[1]], &swapped);

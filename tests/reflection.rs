@@ -52,6 +52,7 @@ const IDIOMS: &[&str] = &[
     "ServiceFiles",
     "Concatenated",
     "Inferred",
+    "Sinks",
 ];
 
 /// The idioms that read the arrays of `getDeclaredMethods()` and
@@ -628,6 +629,38 @@ fn an_array_holds_only_objects_of_its_element_type() {
     );
 }
 
+/// A setter reached through an interface stores into the receivers whose
+/// class has its field: `feed`'s one `sink.accept(o)` calls both setters
+/// with both sinks, and each sink's field holds what the call passed
+/// (both names, context-insensitively), while no sink gets the other's
+/// field.
+#[test]
+fn a_setter_stores_only_into_receivers_that_have_its_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("sinks.db");
+    let spec = empty_spec(dir.path());
+    analyze("Sinks", "points-to", &spec, &db);
+    let out = query(
+        dir.path(),
+        &db,
+        "sinkFields(a, f, h) :- hP(a, f, h), hT(a, t), aT(\"Sinks$Sink\", t).\n\
+         sinkFields(a, f, h)?\n",
+    );
+    let lines: Vec<&str> = out.lines().map(str::trim_end).collect();
+    assert_eq!(
+        lines,
+        [
+            " a                                                              | f                                      | h",
+            "----------------------------------------------------------------+----------------------------------------+-----------",
+            " <Sinks: void main(java.lang.String[])>[0@L32] new Sinks$First  | <Sinks$First: java.lang.Object value>  | \"r.Lower\"",
+            " <Sinks: void main(java.lang.String[])>[0@L32] new Sinks$First  | <Sinks$First: java.lang.Object value>  | \"r.Upper\"",
+            " <Sinks: void main(java.lang.String[])>[8@L33] new Sinks$Second | <Sinks$Second: java.lang.Object other> | \"r.Lower\"",
+            " <Sinks: void main(java.lang.String[])>[8@L33] new Sinks$Second | <Sinks$Second: java.lang.Object other> | \"r.Upper\"",
+            "4 tuples",
+        ]
+    );
+}
+
 /// Field.set stores a value only where the JVM would: into an object of a
 /// class that declares the field, a value of the field's type, and nothing
 /// into a primitive field. The fixture offers each set a wrong object and
@@ -765,7 +798,7 @@ fn bad_specifications_and_roots_are_reported() {
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
          (classes with a main method: Annotated, Arity, ArrayElements, Callbacks, Casts, Concatenated, \
-         ConstantForName, Constructors, Containers, CopyOf, and 22 more)\n"
+         ConstantForName, Constructors, Containers, CopyOf, and 23 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),

@@ -757,7 +757,7 @@ fn explain_prints_the_derivation_of_a_tuple() {
     assert_eq!(
         cut.stdout,
         format!(
-            "reach(\"<r.Upper: void <init>()>\")  [queries/pointsto.dl:135]\n\
+            "reach(\"<r.Upper: void <init>()>\")  [queries/pointsto.dl:136]\n\
              \x20 IEr(\"{site}\", \"<r.Upper: void <init>()>\")  [queries/reflection.dl:168]\n\
              \x20   newInstanceTargets(\"{site}\", \"r.Upper\")  [queries/reflection.dl:166]\n\
              \x20     apiArg(\"{site}\", \"<java.lang.Class: java.lang.Object newInstance()>\", 0, \
