@@ -405,3 +405,71 @@ fn the_observer_hears_each_stratum_and_iteration() {
          stratum 2/2 start once"
     );
 }
+
+/// A non-recursive subgoal that meets the rest of a rule only through
+/// negations (c_pa's `mergePointsTo`) takes them into its static group,
+/// built once per stratum, and the rule derives exactly the tuples of the
+/// rule's meaning, counted here by brute force.
+#[test]
+fn negations_fold_into_a_subgoal_that_only_they_join() {
+    let text = "N 8\n\
+                seed (a:N0, b:N1) input\n\
+                near (a:N0, b:N1) input\n\
+                canon (a:N0) input\n\
+                pt (o:N0, p:N1) output\n\
+                merged (o:N0, p:N1) output\n\
+                pt(o, p) :- seed(o, p).\n\
+                merged(o, p1) :- pt(o, p2), !near(p1, p2), !near(p2, p1), canon(p1).\n\
+                pt(o, p) :- merged(o, q), seed(q, p).\n";
+    let dir = tempfile::tempdir().unwrap();
+    let seed = [(0u64, 1u64), (1, 2), (2, 3), (5, 6)];
+    let near = [(1u64, 2u64), (3, 4), (6, 6)];
+    let canon = [1u64, 2, 4, 6];
+    let lines = |rows: &[(u64, u64)]| -> String {
+        rows.iter().map(|(a, b)| format!("{a} {b}\n")).collect()
+    };
+    std::fs::write(dir.path().join("seed.tuples"), lines(&seed)).unwrap();
+    std::fs::write(dir.path().join("near.tuples"), lines(&near)).unwrap();
+    let canon_text: String = canon.iter().map(|c| format!("{c}\n")).collect();
+    std::fs::write(dir.path().join("canon.tuples"), canon_text).unwrap();
+    let prog = resolve(&parse_str(text, "fold.dl", dir.path()).unwrap()).unwrap();
+    let mut solver = Solver::new(prog).unwrap();
+    let plan = refract::datalog::explain_plan::explain_plans(&solver.prog, &solver.layout).unwrap();
+    assert!(
+        plan.contains("factor #1: subgoal #1 with negation #0, negation #1"),
+        "{plan}"
+    );
+    solver.load_inputs(Some(dir.path())).unwrap();
+    solver.solve().unwrap();
+    // The fixpoint by brute force.
+    let mut pt: BTreeSet<(u64, u64)> = seed.iter().copied().collect();
+    let mut merged: BTreeSet<(u64, u64)> = BTreeSet::new();
+    loop {
+        let before = (pt.len(), merged.len());
+        for &(o, p2) in &pt {
+            for &p1 in &canon {
+                if !near.contains(&(p1, p2)) && !near.contains(&(p2, p1)) {
+                    merged.insert((o, p1));
+                }
+            }
+        }
+        for &(o, q) in &merged {
+            for &(s, p) in &seed {
+                if s == q {
+                    pt.insert((o, p));
+                }
+            }
+        }
+        if (pt.len(), merged.len()) == before {
+            break;
+        }
+    }
+    let rel = |name: &str| solver.prog.relation_id(name).unwrap();
+    let got: BTreeSet<(u64, u64)> =
+        sorted_tuples(&solver.rels[rel("merged")], &solver.blocks(rel("merged")))
+            .into_iter()
+            .map(|t| (t[0], t[1]))
+            .collect();
+    assert_eq!(got, merged);
+    assert!(!merged.is_empty());
+}

@@ -14,6 +14,9 @@
 //! 3. **Static groups.** Negations and comparisons that only touch one
 //!    non-recursive subgoal (plus free variables) are folded into it once
 //!    per stratum, instead of filtering large results in every iteration.
+//!    So are the negations touching a non-recursive subgoal that shares
+//!    no variable with any other: joined first, it would be a cross
+//!    product that only the negations cut down.
 //! 4. **Variants.** A recursive rule gets one variant per recursive subgoal:
 //!    that subgoal reads the delta, earlier recursive subgoals read the old
 //!    version, later ones the full version. Each variant joins from its delta
@@ -817,6 +820,45 @@ fn group_filters(
             } else {
                 true
             }
+        });
+    }
+    fold_into_unjoined(atoms, negs, factors, free_negs);
+}
+
+/// Folds into a non-recursive subgoal that shares no variable with any
+/// other subgoal the negations that touch it. Such a subgoal meets the
+/// rest of the rule only through those negations, so joining it first is
+/// a cross product that the negations then cut down. In c_pa's
+/// `mergePointsTo(o, p1, o_h, p_h) :- pointsTo(o, p2, o_h, p_h),
+/// !remainingFields(p1, p2), !remainingFields(p2, p1),
+/// canonicalPath(p1, _)` every iteration's new `pointsTo` tuples met every
+/// canonical path and two subtractions (8.0 s of an 11 s run); folded,
+/// the static group over `p1` and `p2` is built once and each iteration
+/// is one relational product.
+fn fold_into_unjoined(
+    atoms: &[AtomPlan],
+    negs: &[AtomPlan],
+    factors: &mut [Factor],
+    free_negs: &mut Vec<usize>,
+) {
+    for (ai, atom) in atoms.iter().enumerate() {
+        let joined = (atoms.iter().enumerate())
+            .any(|(j, b)| j != ai && b.vars.iter().any(|v| atom.vars.contains(v)));
+        if atom.dynamic || joined {
+            continue;
+        }
+        let f = &mut factors[ai];
+        free_negs.retain(|&ni| {
+            if !negs[ni].vars.iter().any(|v| atom.vars.contains(v)) {
+                return true;
+            }
+            f.negs.push(ni);
+            for v in &negs[ni].vars {
+                if !f.vars.contains(v) {
+                    f.vars.push(*v);
+                }
+            }
+            false
         });
     }
 }
