@@ -53,3 +53,25 @@ pub fn enabled() -> bool {
 pub fn threshold() -> Duration {
     settings().threshold
 }
+
+/// Prints each iteration's line under `--trace`: its time, the merge's
+/// and the saturation's share, and each relation that grew as
+/// `name +new/total` in BDD nodes, in the stratum's order.
+pub struct TraceObserver;
+
+impl crate::datalog::observer::Observer for TraceObserver {
+    fn iteration_ended(&self, it: &crate::datalog::observer::IterationEnd) {
+        let sizes: Vec<String> = (it.growing.iter())
+            .map(|g| format!("{} +{}n/{}n", g.relation, g.new_nodes, g.nodes))
+            .collect();
+        eprintln!(
+            "[trace] iteration {} ({:.3}s, merge {:.3}s, saturation {} steps {:.3}s): {}",
+            it.iteration,
+            it.time.as_secs_f64(),
+            it.merge.as_secs_f64(),
+            it.saturation_steps,
+            it.saturation.as_secs_f64(),
+            sizes.join(", ")
+        );
+    }
+}

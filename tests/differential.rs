@@ -365,7 +365,9 @@ fn the_observer_hears_each_stratum_and_iteration() {
             self.0.lock().unwrap().push(line);
         }
         fn iteration_ended(&self, it: &IterationEnd) {
-            let sizes: Vec<String> = it.growing.iter().map(|(r, n)| format!("{r} {n}")).collect();
+            let sizes: Vec<String> = (it.growing.iter())
+                .map(|g| format!("{} {}", g.relation, g.nodes))
+                .collect();
             let line = format!(
                 "stratum {}/{} iteration {}: {}",
                 it.stratum,
@@ -400,7 +402,7 @@ fn the_observer_hears_each_stratum_and_iteration() {
     assert_eq!(
         heard,
         "stratum 1/2 path ends recursive\n\
-         stratum 1/2 iteration 1: ends 15, path 13\n\
+         stratum 1/2 iteration 1: path 13, ends 15\n\
          stratum 1/2 iteration 2: \n\
          stratum 2/2 start once"
     );

@@ -84,8 +84,10 @@ impl Observer for SolveProgress {
     }
 
     fn iteration_ended(&self, it: &IterationEnd) {
-        let sizes: Vec<String> = (it.growing.iter().take(3))
-            .map(|(name, nodes)| format!("{name} {}", nodes_text(*nodes)))
+        let mut largest = it.growing.to_vec();
+        largest.sort_by_key(|g| (std::cmp::Reverse(g.nodes), g.relation));
+        let sizes: Vec<String> = (largest.iter().take(3))
+            .map(|g| format!("{} {}", g.relation, nodes_text(g.nodes)))
             .collect();
         self.0.say(&format!(
             "solving: stratum {}/{}, iteration {}: {} {}",

@@ -31,11 +31,29 @@ pub struct IterationEnd<'a> {
     pub strata: usize,
     /// The iteration's number within its stratum, from 1.
     pub iteration: u64,
-    /// The relations that grew in this iteration, with their sizes in BDD
-    /// nodes after it, largest first.
-    pub growing: &'a [(&'a str, usize)],
+    /// The relations that grew in this iteration, in the stratum's order.
+    pub growing: &'a [Growth<'a>],
+    /// The iteration's own time.
+    pub time: Duration,
+    /// Of which: the merge of the new tuples into the relations.
+    pub merge: Duration,
+    /// Of which: the inner saturation loop, and its number of steps.
+    pub saturation: Duration,
+    /// The saturation's steps.
+    pub saturation_steps: usize,
     /// Time since the solve began.
     pub elapsed: Duration,
+}
+
+/// A relation that grew in an iteration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Growth<'a> {
+    /// Its name.
+    pub relation: &'a str,
+    /// The BDD nodes of its new tuples.
+    pub new_nodes: usize,
+    /// The BDD nodes of the whole relation after the iteration.
+    pub nodes: usize,
 }
 
 /// Receives a solve's reports. Both methods do nothing by default.

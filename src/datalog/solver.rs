@@ -21,7 +21,7 @@
 mod saturation;
 
 use super::error::{Error, ErrorKind, Result};
-use super::observer::{IterationEnd, Observer, StratumStart};
+use super::observer::{Growth, IterationEnd, Observer, StratumStart};
 use super::planner::{plan_rule, RulePlan, Source, Step};
 use super::program::{Literal, Program, RelId};
 use super::stratify::{stratify, Stratum};
@@ -251,23 +251,44 @@ impl Solver {
         }
     }
 
-    /// Tells the observer that an iteration of stratum `index` ended,
-    /// with the relations that grew (`merged`: relation, new tuples,
-    /// next full version).
-    fn report_iteration(&self, index: usize, iteration: u64, merged: &[(RelId, Bdd, Bdd)]) {
-        if let Some(observer) = &self.observer {
-            let mut growing: Vec<(&str, usize)> = (merged.iter())
-                .filter(|(_, new, _)| !new.is_false())
-                .map(|(rel, _, next)| (self.prog.relations[*rel].name.as_str(), next.size()))
-                .collect();
-            growing.sort_by_key(|&(name, size)| (std::cmp::Reverse(size), name));
-            observer.iteration_ended(&IterationEnd {
-                stratum: index + 1,
-                strata: self.strata.len(),
-                iteration,
-                growing: &growing,
-                elapsed: self.solve_start.elapsed(),
-            });
+    /// Tells the observers (the user's, and the trace's under `--trace`)
+    /// that an iteration of stratum `index` ended, with the relations
+    /// that grew (`merged`: relation, new tuples, next full version) and
+    /// where its time went.
+    fn report_iteration(
+        &self,
+        index: usize,
+        iteration: u64,
+        merged: &[(RelId, Bdd, Bdd)],
+        times: IterationTimes,
+    ) {
+        let trace = tracing().then_some(&crate::trace::TraceObserver as &dyn Observer);
+        let observers: Vec<&dyn Observer> =
+            self.observer.as_deref().into_iter().chain(trace).collect();
+        if observers.is_empty() {
+            return;
+        }
+        let growing: Vec<Growth> = (merged.iter())
+            .filter(|(_, new, _)| !new.is_false())
+            .map(|(rel, new, next)| Growth {
+                relation: self.prog.relations[*rel].name.as_str(),
+                new_nodes: new.size(),
+                nodes: next.size(),
+            })
+            .collect();
+        let end = IterationEnd {
+            stratum: index + 1,
+            strata: self.strata.len(),
+            iteration,
+            growing: &growing,
+            time: times.total,
+            merge: times.merge,
+            saturation: times.saturation,
+            saturation_steps: times.saturation_steps,
+            elapsed: self.solve_start.elapsed(),
+        };
+        for observer in observers {
+            observer.iteration_ended(&end);
         }
     }
 
@@ -566,28 +587,13 @@ impl Solver {
                     }
                 })
                 .collect();
-            if tracing() {
-                let sizes: Vec<String> = merged
-                    .iter()
-                    .filter(|(_, new, _)| !new.is_false())
-                    .map(|(rel, new, next)| {
-                        format!(
-                            "{} +{}n/{}n",
-                            self.prog.relations[*rel].name,
-                            new.size(),
-                            next.size()
-                        )
-                    })
-                    .collect();
-                eprintln!(
-                    "[trace] iteration {iterations} ({:.3}s, merge {:.3}s, saturation {inner} steps {:.3}s): {}",
-                    iteration_start.elapsed().as_secs_f64(),
-                    (merge_start.elapsed() - saturate_time).as_secs_f64(),
-                    saturate_time.as_secs_f64(),
-                    sizes.join(", ")
-                );
-            }
-            self.report_iteration(index, iterations, &merged);
+            let times = IterationTimes {
+                total: iteration_start.elapsed(),
+                merge: merge_start.elapsed() - saturate_time,
+                saturation: saturate_time,
+                saturation_steps: inner,
+            };
+            self.report_iteration(index, iterations, &merged, times);
             // Long runs show where the time goes as they go.
             if tracing() && iterations % 25 == 0 {
                 self.print_step_totals(10);
@@ -887,6 +893,14 @@ struct Prepared {
 }
 
 /// Counts one evaluation of `rule` that took `dt` and made `result`.
+/// Where an iteration's time went, for its report.
+struct IterationTimes {
+    total: Duration,
+    merge: Duration,
+    saturation: Duration,
+    saturation_steps: usize,
+}
+
 fn record_rule(stats: &mut SolveStats, rule: usize, result: &Bdd, dt: Duration) {
     let s = &mut stats.rules[rule];
     s.evaluations += 1;
