@@ -65,7 +65,9 @@ pub fn run_analyze(a: AnalyzeArgs) -> Result<()> {
     // growing relations as it goes.
     let progress = Arc::new(SolveProgress(ProgressLine::new(a.quiet)));
     let mut options = a.options.clone();
-    options.observer = SharedObserver(Some(progress.clone()));
+    if progress.0.enabled() {
+        options.observer = SharedObserver(Some(progress.clone()));
+    }
     manifest.timing("facts", facts_time.as_secs_f64());
     let analysed = analyze(facts, &options, &a.output, a.force, manifest);
     progress.0.finish();

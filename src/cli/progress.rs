@@ -19,38 +19,40 @@ impl ProgressLine {
         }
     }
 
+    /// Whether the line shows at all (a terminal, not quiet).
+    pub fn enabled(&self) -> bool {
+        self.enabled
+    }
+
     /// Shows `label [#####     ] done/total`, at most ten times a second.
     pub fn show(&self, label: &str, done: usize, total: usize) {
         if !self.enabled {
             return;
         }
-        if let Ok(mut last) = self.last.lock() {
-            if done < total && last.elapsed().as_millis() < 100 {
-                return;
-            }
-            *last = std::time::Instant::now();
-        }
         let width = 30;
         let filled = (done * width).checked_div(total).unwrap_or(width);
         let bar: String = "#".repeat(filled) + &" ".repeat(width - filled.min(width));
-        let mut err = std::io::stderr().lock();
-        let _ = write!(err, "\r{label} [{bar}] {done}/{total}");
-        let _ = err.flush();
+        self.write(&format!("{label} [{bar}] {done}/{total}"), done >= total);
     }
 
     /// Shows `text` in place, at most ten times a second.
     pub fn say(&self, text: &str) {
-        if !self.enabled {
-            return;
+        if self.enabled {
+            self.write(&format!("{text:79}"), false);
         }
-        if let Ok(mut last) = self.last.lock() {
-            if last.elapsed().as_millis() < 100 {
+    }
+
+    /// Writes `text` over the line, unless the last write was under a
+    /// tenth of a second ago and this is not the `last` one.
+    fn write(&self, text: &str, last: bool) {
+        if let Ok(mut at) = self.last.lock() {
+            if !last && at.elapsed().as_millis() < 100 {
                 return;
             }
-            *last = std::time::Instant::now();
+            *at = std::time::Instant::now();
         }
         let mut err = std::io::stderr().lock();
-        let _ = write!(err, "\r{text:79}");
+        let _ = write!(err, "\r{text}");
         let _ = err.flush();
     }
 

@@ -39,7 +39,9 @@ pub fn run_program(
     }
     // On a terminal, the solve shows its stratum and iteration as it goes.
     let progress = Arc::new(SolveProgress(ProgressLine::new(false)));
-    solver.observer = Some(progress.clone());
+    if progress.0.enabled() {
+        solver.observer = Some(progress.clone());
+    }
     let solved = solver.solve();
     progress.0.finish();
     solved?;

@@ -77,6 +77,18 @@ pub struct Factor {
     pub vars: Vec<VarId>,
 }
 
+impl Factor {
+    /// Extends the variables the factor ranges over by those of a
+    /// negation or comparison folded into it.
+    fn add_vars(&mut self, vars: &[VarId]) {
+        for v in vars {
+            if !self.vars.contains(v) {
+                self.vars.push(*v);
+            }
+        }
+    }
+}
+
 /// A comparison, as a BDD over the homes of its variables.
 #[derive(Clone, Debug)]
 pub struct CmpPlan {
@@ -798,11 +810,7 @@ fn group_filters(
         free_negs.retain(|&ni| {
             if find(&mut comp, n_atoms + ni) == c {
                 f.negs.push(ni);
-                for v in &negs[ni].vars {
-                    if !f.vars.contains(v) {
-                        f.vars.push(*v);
-                    }
-                }
+                f.add_vars(&negs[ni].vars);
                 false
             } else {
                 true
@@ -811,11 +819,7 @@ fn group_filters(
         free_cmps.retain(|&ci| {
             if find(&mut comp, n_atoms + negs.len() + ci) == c {
                 f.cmps.push(ci);
-                for v in &cmps[ci].vars {
-                    if !f.vars.contains(v) {
-                        f.vars.push(*v);
-                    }
-                }
+                f.add_vars(&cmps[ci].vars);
                 false
             } else {
                 true
@@ -853,11 +857,7 @@ fn fold_into_unjoined(
                 return true;
             }
             f.negs.push(ni);
-            for v in &negs[ni].vars {
-                if !f.vars.contains(v) {
-                    f.vars.push(*v);
-                }
-            }
+            f.add_vars(&negs[ni].vars);
             false
         });
     }

@@ -892,7 +892,6 @@ struct Prepared {
     negs: Vec<Bdd>,
 }
 
-/// Counts one evaluation of `rule` that took `dt` and made `result`.
 /// Where an iteration's time went, for its report.
 struct IterationTimes {
     total: Duration,
@@ -901,6 +900,7 @@ struct IterationTimes {
     saturation_steps: usize,
 }
 
+/// Counts one evaluation of `rule` that took `dt` and made `result`.
 fn record_rule(stats: &mut SolveStats, rule: usize, result: &Bdd, dt: Duration) {
     let s = &mut stats.rules[rule];
     s.evaluations += 1;
