@@ -19,6 +19,7 @@
 //! Variants and subgoal preparation run in parallel (rayon).
 
 mod saturation;
+mod statics;
 
 use super::error::{Error, ErrorKind, Result};
 use super::observer::{Growth, IterationEnd, Observer, StratumStart};
@@ -35,6 +36,7 @@ use biodivine_lib_bdd::{Bdd, BddVariable};
 use num_bigint::BigUint;
 use rayon::prelude::*;
 use saturation::saturating_rules;
+use statics::{Prepared, PreparedAtoms};
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
@@ -86,6 +88,8 @@ pub struct Solver {
     pub observer: Option<std::sync::Arc<dyn Observer>>,
     /// When the running solve began.
     solve_start: Instant,
+    /// The static subgoals prepared so far in the running solve.
+    prepared_atoms: PreparedAtoms,
 }
 
 impl Solver {
@@ -124,6 +128,7 @@ impl Solver {
             step_profile: Default::default(),
             observer: None,
             solve_start: Instant::now(),
+            prepared_atoms: PreparedAtoms::default(),
         })
     }
 
@@ -171,6 +176,14 @@ impl Solver {
     /// those again. (When a stored relation is affected, so is everything
     /// of its stratum that depends on it, which is the whole component.)
     pub fn solve_only(&mut self, affected: &dyn Fn(RelId) -> bool) -> Result<()> {
+        self.prepared_atoms.clear();
+        let solved = self.solve_strata(affected);
+        self.prepared_atoms.clear();
+        solved
+    }
+
+    /// The body of [`Self::solve_only`]: every stratum in order.
+    fn solve_strata(&mut self, affected: &dyn Fn(RelId) -> bool) -> Result<()> {
         let start = Instant::now();
         self.solve_start = start;
         self.stats.iterations.clear();
@@ -693,59 +706,6 @@ impl Solver {
         })
     }
 
-    fn prepare_static(&self, p: &RulePlan) -> Result<Prepared> {
-        let mut negs = Vec::new();
-        for n in &p.negs {
-            negs.push(self.prepare_atom(n, &self.rels[n.rel])?.into_owned());
-        }
-        let mut factors = Vec::new();
-        for f in &p.factors {
-            let a = &p.atoms[f.atom];
-            if a.dynamic {
-                factors.push(None);
-                continue;
-            }
-            let mut b = self.prepare_atom(a, &self.rels[a.rel])?.into_owned();
-            if tracing() && !a.rename.is_empty() {
-                let moves: Vec<String> = self.prog.relations[a.rel]
-                    .attrs
-                    .iter()
-                    .filter_map(|at| {
-                        let id = self.layout.find_instance(at.domain, at.instance)?;
-                        let first = self.layout.instance(id).vars.first()?;
-                        let to = a.rename.iter().find(|(from, _)| from == first)?.1;
-                        let home = self
-                            .layout
-                            .instances()
-                            .iter()
-                            .find(|i| i.vars.first() == Some(&to))?;
-                        Some(format!(
-                            "{}{} -> {}",
-                            self.prog.domains[at.domain].name, at.instance, home.name
-                        ))
-                    })
-                    .collect();
-                eprintln!(
-                    "[trace]     renames {} ({}) in {}",
-                    self.prog.relations[a.rel].name,
-                    moves.join(", "),
-                    self.prog.rules[p.rule].text
-                );
-            }
-            if let Some(r) = &f.extra_range {
-                b = apply::and(&b, r);
-            }
-            for &c in &f.cmps {
-                b = apply::and(&b, &p.cmps[c].bdd);
-            }
-            for &n in &f.negs {
-                b = apply::and_not(&b, &negs[n]);
-            }
-            factors.push(Some(b));
-        }
-        Ok(Prepared { factors, negs })
-    }
-
     /// Runs one variant and maps its result into the head relation.
     fn run_variant(
         &self,
@@ -841,7 +801,7 @@ impl Solver {
                         source,
                         self.prog.relations[p.atoms[p.factors[*factor].atom].rel].name,
                         statics.factors[*factor]
-                            .as_ref()
+                            .as_deref()
                             .or_else(|| dynamics.get(&(p.factors[*factor].atom, *source)).copied())
                             .map_or(0, |b| b.size())
                     ),
@@ -882,14 +842,6 @@ impl Solver {
         e.0 += dt;
         e.1 += 1;
     }
-}
-
-/// Subgoals of one rule prepared once per stratum.
-struct Prepared {
-    /// Per factor: its BDD if static (dynamic ones are prepared per iteration).
-    factors: Vec<Option<Bdd>>,
-    /// Negated subgoals.
-    negs: Vec<Bdd>,
 }
 
 /// Where an iteration's time went, for its report.
