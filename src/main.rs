@@ -268,6 +268,7 @@ enum Command {
     /// Examples:
     ///   refract report demo.db
     ///   refract report jedit.db --imprecise 1000
+    ///   refract report demo.db --unsound
     #[command(verbatim_doc_comment)]
     Report {
         /// The database.
@@ -276,6 +277,12 @@ enum Command {
         /// first (imprecise sites, as SOLAR reports them).
         #[arg(long, value_name = "N")]
         imprecise: Option<usize>,
+        /// Also list the unsound sites: reflective calls left unresolved
+        /// or partly resolved, with the reason and the specification line
+        /// that resolves a class-by-name site, and the application's
+        /// calls that define classes from bytes.
+        #[arg(long)]
+        unsound: bool,
     },
     /// Measure an analysed database against traces of real runs.
     ///
@@ -542,7 +549,11 @@ fn run(cli: Cli) -> Result<()> {
             limit,
         } => cli::repl::query(&db, &statements, limit),
         Command::Explain { db, atom, depth } => cli::repl::explain(&db, &atom, depth),
-        Command::Report { db, imprecise } => cli::analyze::run_report(&db, imprecise),
+        Command::Report {
+            db,
+            imprecise,
+            unsound,
+        } => cli::analyze::run_report(&db, imprecise, unsound),
         Command::Check {
             db,
             traces,

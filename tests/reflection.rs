@@ -798,7 +798,7 @@ fn bad_specifications_and_roots_are_reported() {
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
          (classes with a main method: Annotated, Arity, ArrayElements, Callbacks, Casts, Concatenated, \
-         ConstantForName, Constructors, Containers, CopyOf, and 23 more)\n"
+         ConstantForName, Constructors, Containers, CopyOf, and 24 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),
@@ -1196,6 +1196,91 @@ fn inferred_sites_are_reported_partially_resolved() {
             "Class.get*Constructor         1      0      1      0",
             "Class.get*s (arrays)          3      3      0      0",
             "Array.newInstance             0      0      0      0",
+        ],
+        "{report}"
+    );
+}
+
+/// `refract report --unsound` lists, as SOLAR and Tai-e report them, the
+/// sites the analysis left unresolved with the reason, and the
+/// application's classes defined from bytes; a class-by-name site comes
+/// with the specification line that resolves it, which, filled in, does.
+#[test]
+fn the_unsound_report_gives_reasons_and_specification_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("unsound.db").display().to_string();
+    refract(&[
+        "analyze",
+        &classes(),
+        "--main",
+        "SpecInput",
+        "--main",
+        "Generated",
+        "--jdk",
+        "none",
+        "-q",
+        "-o",
+        &db,
+    ]);
+    let report = refract(&["report", &db, "--unsound"]);
+    let (_, unsound) = report.split_once("\nunsound sites").expect(&report);
+    let main = "main([Ljava/lang/String;)V";
+    let reason = "no resolved metaobject reaches it";
+    assert_eq!(
+        unsound,
+        format!(
+            ": 7\n\
+             in the application:\n  \
+             MethodHandles.Lookup.defineClass Generated.{main} @ 26 (line 17): \
+             the class is made at run time from bytes; no specification resolves it\n  \
+             Class.getMethod                  Generated.{main} @ 37 (line 18): {reason}\n  \
+             Class.getDeclaredConstructor     Generated.{main} @ 45 (line 18): {reason}\n  \
+             Constructor.newInstance          Generated.{main} @ 52 (line 18): {reason}\n  \
+             Method.invoke                    Generated.{main} @ 59 (line 18): {reason}\n  \
+             Class.forName                    SpecInput.{main} @ 29 (line 10): the name comes \
+             from java.io.BufferedReader.readLine()Ljava/lang/String; at SpecInput.{main} @ 19 (line 9)\n    \
+             spec: SpecInput\tmain\t([Ljava/lang/String;)V\t29\t10\tClass.forName\t<class>\n  \
+             Class.newInstance                SpecInput.{main} @ 32 (line 10): {reason}\n"
+        )
+    );
+
+    // The specification line, its class filled in, resolves the site.
+    let line = report
+        .lines()
+        .find_map(|l| l.trim_start().strip_prefix("spec: "))
+        .expect(&report)
+        .replace("<class>", "r.Lower");
+    let spec = dir.path().join("filled.spec");
+    std::fs::write(&spec, format!("{line}\n")).unwrap();
+    let resolved = dir.path().join("resolved.db");
+    analyze_with("SpecInput", "sound", &spec, &resolved, &[]);
+    let targets = refract(&["export", "targets", &resolved.display().to_string()]);
+    assert!(
+        targets
+            .contains("SpecInput\tmain\t([Ljava/lang/String;)V\t29\t10\tClass.forName\tr.Lower\n"),
+        "{targets}"
+    );
+}
+
+/// Against the JDK, a loader's own `defineClass` call resolves to
+/// `ClassLoader.defineClass`, and the report lists it as unsound.
+#[test]
+fn a_class_defined_by_a_loader_is_unsound_against_the_jdk_java_base() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = analyze_against_java_base(dir.path(), "Generated", "none");
+    let report = refract(&["report", &db.display().to_string(), "--unsound"]);
+    // Words only: the API column is as wide as the JDK's longest label.
+    let defined: Vec<String> = report
+        .lines()
+        .filter(|l| l.contains("from bytes"))
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect();
+    let tail = "the class is made at run time from bytes; no specification resolves it";
+    assert_eq!(
+        defined,
+        [
+            format!("ClassLoader.defineClass Generated.define([B)Ljava/lang/Class; @ 6 (line 11): {tail}"),
+            format!("MethodHandles.Lookup.defineClass Generated.main([Ljava/lang/String;)V @ 26 (line 17): {tail}"),
         ],
         "{report}"
     );

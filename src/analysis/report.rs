@@ -1,8 +1,11 @@
 //! `refract report`: the paper's Fig. 6 (resolution of reflective call
 //! sites) and Fig. 9 (call graph size) for one run.
 
-use super::results::{method_text, Resolution, Results};
-use crate::database::Database;
+use super::results::{method_text, Resolution, Results, Site};
+use crate::classfile::descriptor::parse_method_signature;
+use crate::database::{Database, DatabaseError};
+use crate::facts::reflection_api as api;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 /// The rows of the resolution table, in order: a label and the APIs it
@@ -137,4 +140,143 @@ pub fn render_imprecise(db: &Database, r: &Results, limit: usize) -> String {
 /// `n` with the noun that agrees with it: `1 class`, `2 classes`.
 pub fn counted(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// Why a site is unsound, as the report words it.
+fn unsound_reason(r: &Results, s: &Site, sources: &BTreeMap<u64, String>) -> String {
+    let by_name = api::CLASS_BY_NAME.iter().any(|x| x.0 == s.api);
+    let from: Vec<&str> = r
+        .spec_points
+        .iter()
+        .filter(|p| p.1 == s.invoke)
+        .filter_map(|p| sources.get(&p.0).map(String::as_str))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let partly = if s.resolution == Resolution::Partial {
+        "partly resolved; "
+    } else {
+        ""
+    };
+    if !from.is_empty() {
+        return format!("{partly}the name comes from {}", from.join(", "));
+    }
+    match (by_name, s.resolution) {
+        (true, Resolution::Unresolved) => "no string that names a class reaches the name".into(),
+        (true, _) => format!("{partly}a name that names no class reaches it"),
+        (false, Resolution::Unresolved) => "no resolved metaobject reaches it".into(),
+        (false, _) => format!("{partly}an unknown metaobject reaches it"),
+    }
+}
+
+/// The unsound sites, as SOLAR and Tai-e report them: every reachable
+/// reflective site that is unresolved or only partly resolved, with the
+/// reason, and every call that defines a class from bytes in the
+/// application. For a class-by-name site (`Class.forName`,
+/// `ClassLoader.loadClass`), the line of a specification file (`refract
+/// analyze --spec`, the TSV of `refract export targets`) that resolves it,
+/// its target left as `<class>` for the user to fill in. Application
+/// sites come first; the JDK's follow.
+pub fn render_unsound(db: &mut Database, r: &Results) -> Result<String, DatabaseError> {
+    let application: BTreeSet<u64> = db
+        .tuples_if_present("applicationMethod")?
+        .into_iter()
+        .map(|t| t[0])
+        .collect();
+    // Each specification point's source call, as `Class.method(desc) at
+    // caller @ bci (line l)`.
+    let source_sites: BTreeSet<u64> = r.spec_points.iter().map(|p| p.0).collect();
+    let called: BTreeMap<u64, u64> = db
+        .tuples_with("Iref", 0, &source_sites)?
+        .into_iter()
+        .map(|t| (t[0], t[1]))
+        .collect();
+    let sources: BTreeMap<u64, String> = db
+        .tuples_with("Iloc", 0, &source_sites)?
+        .into_iter()
+        .filter_map(|t| {
+            let callee = method_text(db.name("M", *called.get(&t[0])?));
+            let caller = method_text(db.name("M", t[1]));
+            Some((
+                t[0],
+                format!("{callee} at {caller} @ {} (line {})", t[2], t[3]),
+            ))
+        })
+        .collect();
+
+    let unsound: Vec<&Site> = r
+        .sites
+        .iter()
+        .filter(|s| s.resolution != Resolution::Full)
+        .collect();
+    let defined: Vec<&Site> = r
+        .definitions
+        .iter()
+        .filter(|s| application.contains(&s.caller))
+        .collect();
+    // The API column is as wide as its longest label.
+    let width = unsound
+        .iter()
+        .chain(&defined)
+        .map(|s| s.api.len())
+        .max()
+        .unwrap_or(0);
+    // (JDK?, caller text, bci, entry lines)
+    let mut entries: Vec<(bool, String, u64, Vec<String>)> = Vec::new();
+    for s in unsound {
+        let caller = db.name("M", s.caller);
+        let at = method_text(caller.clone());
+        let mut lines = vec![format!(
+            "{:<width$} {at} @ {} (line {}): {}",
+            s.api,
+            s.bci,
+            s.line,
+            unsound_reason(r, s, &sources)
+        )];
+        if api::CLASS_BY_NAME.iter().any(|x| x.0 == s.api) {
+            if let Some(sig) = parse_method_signature(&caller) {
+                lines.push(format!(
+                    "  spec: {}\t{}\t{}\t{}\t{}\t{}\t<class>",
+                    sig.class,
+                    sig.name,
+                    sig.descriptor(),
+                    s.bci,
+                    s.line,
+                    s.api
+                ));
+            }
+        }
+        entries.push((!application.contains(&s.caller), at, s.bci, lines));
+    }
+    for s in defined {
+        let at = method_text(db.name("M", s.caller));
+        let line = format!(
+            "{:<width$} {at} @ {} (line {}): the class is made at run time from bytes; no specification resolves it",
+            s.api, s.bci, s.line
+        );
+        entries.push((false, at, s.bci, vec![line]));
+    }
+    entries.sort();
+    let mut out = String::new();
+    let _ = writeln!(out);
+    let _ = writeln!(out, "unsound sites: {}", entries.len());
+    let mut heading = None;
+    for (jdk, _, _, lines) in entries {
+        if heading != Some(jdk) {
+            let _ = writeln!(
+                out,
+                "{}:",
+                if jdk {
+                    "in the JDK"
+                } else {
+                    "in the application"
+                }
+            );
+            heading = Some(jdk);
+        }
+        for l in lines {
+            let _ = writeln!(out, "  {l}");
+        }
+    }
+    Ok(out)
 }

@@ -97,6 +97,10 @@ pub struct Results {
     /// does not reach (what `refract check` tells apart from sites that
     /// are not in the class path at all).
     pub unreachable: Vec<Site>,
+    /// The reachable calls that define a class from bytes
+    /// (`ClassLoader.defineClass` and the like): the class is made at run
+    /// time, so no analysis resolves them.
+    pub definitions: Vec<Site>,
     /// Methods in the call graph.
     pub methods: usize,
     /// Classes in the call graph.
@@ -123,8 +127,15 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
             api_of.insert(m, label);
         }
     }
+    // The methods that define classes from bytes.
+    let mut definition_of: BTreeMap<u64, &'static str> = BTreeMap::new();
+    for &(label, sig) in api::CLASS_DEFINITIONS {
+        if let Some(m) = db.id("M", sig) {
+            definition_of.insert(m, label);
+        }
+    }
     // The calls of reflective API methods, and their locations.
-    let api_methods: BTreeSet<u64> = api_of.keys().copied().collect();
+    let api_methods: BTreeSet<u64> = api_of.keys().chain(definition_of.keys()).copied().collect();
     let calls = db.tuples_with("Iref", 1, &api_methods)?;
     let call_sites: BTreeSet<u64> = calls.iter().map(|t| t[0]).collect();
     let mut locs: BTreeMap<u64, (u64, u64, u64)> = BTreeMap::new();
@@ -201,12 +212,27 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
 
     let mut sites = Vec::new();
     let mut unreachable = Vec::new();
+    let mut definitions = Vec::new();
     for t in calls {
         let (i, m) = (t[0], t[1]);
-        let Some(&label) = api_of.get(&m) else {
+        let Some(&(caller, bci, line)) = locs.get(&i) else {
             continue;
         };
-        let Some(&(caller, bci, line)) = locs.get(&i) else {
+        if let Some(&label) = definition_of.get(&m) {
+            if reach.contains(&caller) {
+                definitions.push(Site {
+                    invoke: i,
+                    api: label,
+                    caller,
+                    bci,
+                    line,
+                    targets: Vec::new(),
+                    resolution: Resolution::Unresolved,
+                });
+            }
+            continue;
+        }
+        let Some(&label) = api_of.get(&m) else {
             continue;
         };
         if !reach.contains(&caller) {
@@ -254,6 +280,7 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
     Ok(Results {
         spec_only,
         sites,
+        definitions,
         unreachable,
         methods: reach.len(),
         classes,

@@ -82,8 +82,10 @@ pub fn parse(text: &str, name: &str) -> Result<Vec<SpecEntry>, String> {
         .find(|l| !l.is_empty())
         .unwrap_or("");
     let is_export = first == super::export::HEADER;
+    // A TamiFlex line has semicolons and no tab; the export's lines have
+    // tabs, and semicolons in any descriptor with an object type.
     let is_trace = (first.starts_with("caller_class\t") && !is_export)
-        || (first.contains(';') && !first.contains("=>"));
+        || (first.contains(';') && !first.contains("=>") && !first.contains('\t'));
     if is_trace {
         return from_trace(text, name);
     }
@@ -345,5 +347,24 @@ mod tests {
             parse("x @ y => z", "s").unwrap_err(),
             "s:1: bad bytecode index: \"x @ y => z\""
         );
+    }
+
+    /// A file of export lines alone, without the header, is not taken
+    /// for a TamiFlex log because its descriptors have semicolons.
+    #[test]
+    fn export_lines_without_a_header_are_not_a_tamiflex_log() {
+        let text = "Main\tmain\t([Ljava/lang/String;)V\t4\t4\tClass.forName\ta.B\n";
+        let e = parse(text, "s").unwrap();
+        assert_eq!(e.len(), 1);
+        assert_eq!(
+            e[0].site,
+            SiteRef::Full {
+                class: "Main".into(),
+                method: "main".into(),
+                desc: "([Ljava/lang/String;)V".into(),
+                bci: 4
+            }
+        );
+        assert_eq!(e[0].class, "a.B");
     }
 }

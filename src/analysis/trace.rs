@@ -148,7 +148,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Vec<TracedEdge>, TraceError> {
     match first {
         None => Ok(Vec::new()),
         Some(l) if l.starts_with("caller_class\t") => parse_tsv(text, &bad),
-        Some(l) if l.contains(';') => parse_tamiflex(text, &bad),
+        Some(l) if l.contains(';') && !l.contains('\t') => parse_tamiflex(text, &bad),
         Some(_) => Err(bad(
             1,
             "neither a TSV trace (a header starting `caller_class<TAB>`) nor a TamiFlex log (`Kind;target;caller;line`)".into(),

@@ -99,8 +99,8 @@ fn open(db: &Path) -> Result<Database> {
     Ok(Database::open(db)?)
 }
 
-/// `refract report DB [--imprecise N]`.
-pub fn run_report(db: &Path, imprecise: Option<usize>) -> Result<()> {
+/// `refract report DB [--imprecise N] [--unsound]`.
+pub fn run_report(db: &Path, imprecise: Option<usize>, unsound: bool) -> Result<()> {
     let mut db = open(db)?;
     let r = results::read(&mut db)?;
     let stdout = std::io::stdout();
@@ -108,6 +108,9 @@ pub fn run_report(db: &Path, imprecise: Option<usize>) -> Result<()> {
     write!(out, "{}", report::render(&r))?;
     if let Some(limit) = imprecise {
         write!(out, "{}", report::render_imprecise(&db, &r, limit))?;
+    }
+    if unsound {
+        write!(out, "{}", report::render_unsound(&mut db, &r)?)?;
     }
     out.flush()?;
     Ok(())

@@ -249,6 +249,59 @@ pub const ANNOTATION_READS: &[&str] = &[
     "<java.lang.reflect.AccessibleObject: java.lang.annotation.Annotation[] getAnnotations()>",
 ];
 
+/// The methods that define a class from bytes, with the label the report
+/// gives them. A class made at run time is invisible to a static
+/// analysis: these sites are unsound by nature, and `refract report
+/// --unsound` lists those of the application. (The JDK's own, for
+/// proxies, lambdas and reflection accessors, are covered by the models
+/// of those APIs.)
+pub const CLASS_DEFINITIONS: &[(&str, &str)] = &[
+    (
+        "ClassLoader.defineClass",
+        "<java.lang.ClassLoader: java.lang.Class defineClass(byte[],int,int)>",
+    ),
+    (
+        "ClassLoader.defineClass",
+        "<java.lang.ClassLoader: java.lang.Class defineClass(java.lang.String,byte[],int,int)>",
+    ),
+    (
+        "ClassLoader.defineClass",
+        "<java.lang.ClassLoader: java.lang.Class defineClass(java.lang.String,byte[],int,int,java.security.ProtectionDomain)>",
+    ),
+    (
+        "ClassLoader.defineClass",
+        "<java.lang.ClassLoader: java.lang.Class defineClass(java.lang.String,java.nio.ByteBuffer,java.security.ProtectionDomain)>",
+    ),
+    (
+        "ClassLoader.defineClass",
+        "<java.security.SecureClassLoader: java.lang.Class defineClass(java.lang.String,byte[],int,int,java.security.CodeSource)>",
+    ),
+    (
+        "ClassLoader.defineClass",
+        "<java.security.SecureClassLoader: java.lang.Class defineClass(java.lang.String,java.nio.ByteBuffer,java.security.CodeSource)>",
+    ),
+    (
+        "MethodHandles.Lookup.defineClass",
+        "<java.lang.invoke.MethodHandles$Lookup: java.lang.Class defineClass(byte[])>",
+    ),
+    (
+        "MethodHandles.Lookup.defineHiddenClass",
+        "<java.lang.invoke.MethodHandles$Lookup: java.lang.invoke.MethodHandles$Lookup defineHiddenClass(byte[],boolean,java.lang.invoke.MethodHandles$Lookup$ClassOption[])>",
+    ),
+    (
+        "MethodHandles.Lookup.defineHiddenClass",
+        "<java.lang.invoke.MethodHandles$Lookup: java.lang.invoke.MethodHandles$Lookup defineHiddenClassWithClassData(byte[],java.lang.Object,boolean,java.lang.invoke.MethodHandles$Lookup$ClassOption[])>",
+    ),
+];
+
+/// The label of a method of [`CLASS_DEFINITIONS`].
+pub fn definition_label(signature: &str) -> Option<&'static str> {
+    CLASS_DEFINITIONS
+        .iter()
+        .find(|x| x.1 == signature)
+        .map(|x| x.0)
+}
+
 /// `MethodHandle.asType(MethodType)`: the same target, adapted.
 pub const HANDLE_AS_TYPE: &str =
     "<java.lang.invoke.MethodHandle: java.lang.invoke.MethodHandle asType(java.lang.invoke.MethodType)>";
@@ -356,6 +409,7 @@ pub fn all_signatures() -> Vec<&'static str> {
     v.push(HANDLE_AS_TYPE);
     v.extend(ANNOTATION_READS);
     v.extend(CLASS_MODELS);
+    v.extend(CLASS_DEFINITIONS.iter().map(|x| x.1));
     v.extend(STRING_SOURCES);
     v
 }
@@ -452,6 +506,7 @@ mod tests {
                     || CLASS_MODELS.contains(&sig)
                     || sig == HANDLE_AS_TYPE
                     || ANNOTATION_READS.contains(&sig)
+                    || definition_label(sig).is_some()
                     || GET_METHODS
                         .iter()
                         .chain(GET_FIELDS)
