@@ -218,17 +218,19 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
         let Some(&(caller, bci, line)) = locs.get(&i) else {
             continue;
         };
+        // A site with no target.
+        let bare = |api| Site {
+            invoke: i,
+            api,
+            caller,
+            bci,
+            line,
+            targets: Vec::new(),
+            resolution: Resolution::Unresolved,
+        };
         if let Some(&label) = definition_of.get(&m) {
             if reach.contains(&caller) {
-                definitions.push(Site {
-                    invoke: i,
-                    api: label,
-                    caller,
-                    bci,
-                    line,
-                    targets: Vec::new(),
-                    resolution: Resolution::Unresolved,
-                });
+                definitions.push(bare(label));
             }
             continue;
         }
@@ -236,15 +238,7 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
             continue;
         };
         if !reach.contains(&caller) {
-            unreachable.push(Site {
-                invoke: i,
-                api: label,
-                caller,
-                bci,
-                line,
-                targets: Vec::new(),
-                resolution: Resolution::Unresolved,
-            });
+            unreachable.push(bare(label));
             continue;
         }
         let rel = APIS.iter().find(|a| a.0 == label).map_or("", |a| a.1);
