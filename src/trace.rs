@@ -4,7 +4,9 @@
 //! in the environment; `--trace-ms MS` (or `REFRACT_TRACE_MS`) sets the
 //! shortest join step printed, 100 ms by default.
 
-use std::sync::OnceLock;
+use crate::datalog::observer::{IterationEnd, Observer, RuleTotal, StepEnd, StepKind};
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 /// The trace settings, fixed at the first use.
@@ -54,13 +56,29 @@ pub fn threshold() -> Duration {
     settings().threshold
 }
 
-/// Prints each iteration's line under `--trace`: its time, the merge's
-/// and the saturation's share, and each relation that grew as
-/// `name +new/total` in BDD nodes, in the stratum's order.
-pub struct TraceObserver;
+/// The trace of a solve under `--trace`: each iteration's line (its time,
+/// the merge's and the saturation's share, and each relation that grew as
+/// `name +new/total` in BDD nodes, in the stratum's order), each step
+/// slower than [`threshold`], and at the end the rules and the steps that
+/// took longest.
+#[derive(Default)]
+pub struct TraceObserver {
+    /// Per (rule, step): the rule's text, the time and the count.
+    steps: Mutex<HashMap<(usize, String), StepTotal>>,
+}
 
-impl crate::datalog::observer::Observer for TraceObserver {
-    fn iteration_ended(&self, it: &crate::datalog::observer::IterationEnd) {
+/// A step's total: the rule's text, the time and the count.
+type StepTotal = (String, Duration, u64);
+
+/// How many rules the totals at the end of a solve list.
+const TOP_RULES: usize = 12;
+/// How many steps the totals at the end of a solve list.
+const TOP_STEPS: usize = 40;
+/// How many step totals a long solve prints every 25 iterations.
+const TOP_STEPS_SO_FAR: usize = 10;
+
+impl Observer for TraceObserver {
+    fn iteration_ended(&self, it: &IterationEnd) {
         let sizes: Vec<String> = (it.growing.iter())
             .map(|g| format!("{} +{}n/{}n", g.relation, g.new_nodes, g.nodes))
             .collect();
@@ -73,5 +91,74 @@ impl crate::datalog::observer::Observer for TraceObserver {
             it.saturation.as_secs_f64(),
             sizes.join(", ")
         );
+        // Long runs show where the time goes as they go.
+        if it.iteration.is_multiple_of(25) {
+            self.print_steps(TOP_STEPS_SO_FAR);
+        }
+    }
+
+    fn wants_steps(&self) -> bool {
+        true
+    }
+
+    fn step_ended(&self, end: &StepEnd) {
+        let slow = end.time >= threshold();
+        match end.kind {
+            StepKind::Join {
+                before,
+                after,
+                operand,
+            } if slow => eprintln!(
+                "[trace]       step {:.3}s {before}n -> {after}n: {operand} in {}",
+                end.time.as_secs_f64(),
+                end.rule_text
+            ),
+            StepKind::Job { parts } if slow => {
+                eprintln!("[trace]       job {:.3}s: {parts}", end.time.as_secs_f64())
+            }
+            _ => {}
+        }
+        if end.step.is_empty() {
+            return;
+        }
+        let mut steps = self.steps.lock().unwrap_or_else(PoisonError::into_inner);
+        let e = (steps.entry((end.rule, end.step.to_string())))
+            .or_insert_with(|| (end.rule_text.to_string(), Duration::ZERO, 0));
+        e.1 += end.time;
+        e.2 += 1;
+    }
+
+    fn solve_ended(&self, rules: &[RuleTotal]) {
+        let mut order: Vec<&RuleTotal> = rules.iter().collect();
+        order.sort_by_key(|r| std::cmp::Reverse(r.time));
+        for r in order.into_iter().take(TOP_RULES) {
+            eprintln!(
+                "[trace] rule total {:.3}s, {} evaluations, max {}n: {}",
+                r.time.as_secs_f64(),
+                r.evaluations,
+                r.max_nodes,
+                r.rule_text
+            );
+        }
+        self.print_steps(TOP_STEPS);
+        self.steps
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
+    }
+}
+
+impl TraceObserver {
+    /// Prints the `top` largest step totals so far.
+    fn print_steps(&self, top: usize) {
+        let steps = self.steps.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut totals: Vec<_> = steps.iter().collect();
+        totals.sort_by_key(|(_, (_, t, _))| std::cmp::Reverse(*t));
+        for ((_, step), (rule, t, n)) in totals.into_iter().take(top) {
+            eprintln!(
+                "[trace] step total {:.3}s, {n} runs: {step} in {rule}",
+                t.as_secs_f64()
+            );
+        }
     }
 }

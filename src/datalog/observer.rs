@@ -56,12 +56,76 @@ pub struct Growth<'a> {
     pub nodes: usize,
 }
 
-/// Receives a solve's reports. Both methods do nothing by default.
+/// What a step of a rule's evaluation did.
+#[derive(Debug)]
+pub enum StepKind<'a> {
+    /// A join, subtraction or filter of the rule's plan: the result's
+    /// size in BDD nodes before and after it, and its operand
+    /// (`Full vP (263738n)`).
+    Join {
+        /// The result's nodes before the step.
+        before: usize,
+        /// The result's nodes after it.
+        after: usize,
+        /// The operand, with its version and size.
+        operand: &'a str,
+    },
+    /// One job of the inner loop: a subgoal's new tuples against one part
+    /// of another subgoal (`delta vP (12n), full assignCall (938972n)`).
+    Job {
+        /// The two operands, with their versions and sizes.
+        parts: &'a str,
+    },
+    /// Preparing a subgoal, removing what is known, or the head's
+    /// renaming.
+    Other,
+}
+
+/// A step of a rule's evaluation, ended.
+#[derive(Debug)]
+pub struct StepEnd<'a> {
+    /// The rule's index in the program.
+    pub rule: usize,
+    /// The rule as written.
+    pub rule_text: &'a str,
+    /// What per-step totals count it as (`join Full vP and the next`,
+    /// `prepare delta`, `dedupe`, `head`); empty for a job, whose joins
+    /// are counted as steps of their own.
+    pub step: &'a str,
+    /// What it did.
+    pub kind: StepKind<'a>,
+    /// How long it took.
+    pub time: Duration,
+}
+
+/// A rule's work over a whole solve.
+#[derive(Debug)]
+pub struct RuleTotal<'a> {
+    /// The rule as written.
+    pub rule_text: &'a str,
+    /// Its evaluations.
+    pub evaluations: u64,
+    /// Their time, summed over threads.
+    pub time: Duration,
+    /// Its largest result, in BDD nodes.
+    pub max_nodes: usize,
+}
+
+/// Receives a solve's reports. Every method does nothing by default.
 pub trait Observer: Send + Sync {
     /// A stratum begins.
     fn stratum_started(&self, _start: &StratumStart) {}
     /// An iteration of a recursive stratum ended.
     fn iteration_ended(&self, _end: &IterationEnd) {}
+    /// Whether the observer wants [`Observer::step_ended`]: steps are
+    /// many (thousands a second), and describing one costs.
+    fn wants_steps(&self) -> bool {
+        false
+    }
+    /// A step of a rule ended (only when [`Observer::wants_steps`]).
+    fn step_ended(&self, _end: &StepEnd) {}
+    /// The solve ended, with each rule's totals in the program's order.
+    fn solve_ended(&self, _rules: &[RuleTotal]) {}
 }
 
 /// An observer to hand on, or none: what options that are cloned and

@@ -22,7 +22,7 @@ mod saturation;
 mod statics;
 
 use super::error::{Error, ErrorKind, Result};
-use super::observer::{Growth, IterationEnd, Observer, StratumStart};
+use super::observer::{Growth, IterationEnd, Observer, RuleTotal, StepEnd, StepKind, StratumStart};
 use super::planner::{plan_rule, RulePlan, Source, Step};
 use super::program::{Literal, Program, RelId};
 use super::stratify::{stratify, Stratum};
@@ -80,9 +80,10 @@ pub struct Solver {
     /// The files input relations were read from (with the `bddinfo`
     /// files that numbered them), which writing outputs must not replace.
     pub inputs_read: Vec<std::path::PathBuf>,
-    /// Under `--trace`: time and count per (rule, step), printed
-    /// after the solve.
-    step_profile: std::sync::Mutex<HashMap<(usize, String), (Duration, u64)>>,
+    /// Under `--trace`, the running solve's trace.
+    trace: Option<std::sync::Arc<crate::trace::TraceObserver>>,
+    /// Whether an observer of the running solve wants its steps.
+    steps_wanted: bool,
     /// Told of each stratum and iteration as the solve goes (the command
     /// line's progress line).
     pub observer: Option<std::sync::Arc<dyn Observer>>,
@@ -125,7 +126,8 @@ impl Solver {
             stats,
             cancel: None,
             inputs_read: Vec::new(),
-            step_profile: Default::default(),
+            trace: None,
+            steps_wanted: false,
             observer: None,
             solve_start: Instant::now(),
             prepared_atoms: PreparedAtoms::default(),
@@ -177,9 +179,46 @@ impl Solver {
     /// of its stratum that depends on it, which is the whole component.)
     pub fn solve_only(&mut self, affected: &dyn Fn(RelId) -> bool) -> Result<()> {
         self.prepared_atoms.clear();
+        self.trace = tracing().then(Default::default);
+        let steps_wanted = self.observers().any(|o| o.wants_steps());
+        self.steps_wanted = steps_wanted;
         let solved = self.solve_strata(affected);
         self.prepared_atoms.clear();
+        if solved.is_ok() {
+            self.report_solve_end();
+        }
+        self.trace = None;
         solved
+    }
+
+    /// The observers of the running solve: the user's, and the trace's
+    /// under `--trace`.
+    fn observers(&self) -> impl Iterator<Item = &dyn Observer> {
+        let trace = self.trace.as_deref().map(|t| t as &dyn Observer);
+        self.observer.as_deref().into_iter().chain(trace)
+    }
+
+    /// Tells the observers that wants them of a step that ended.
+    fn report_step(&self, end: &StepEnd) {
+        for o in self.observers().filter(|o| o.wants_steps()) {
+            o.step_ended(end);
+        }
+    }
+
+    /// Tells the observers that the solve ended, with each rule's totals.
+    fn report_solve_end(&self) {
+        let rules: Vec<RuleTotal> = (self.prog.rules.iter())
+            .zip(&self.stats.rules)
+            .map(|(rule, s)| RuleTotal {
+                rule_text: &rule.text,
+                evaluations: s.evaluations,
+                time: s.time,
+                max_nodes: s.max_nodes,
+            })
+            .collect();
+        for o in self.observers() {
+            o.solve_ended(&rules);
+        }
     }
 
     /// The body of [`Self::solve_only`]: every stratum in order.
@@ -226,25 +265,6 @@ impl Solver {
             si += 1;
         }
         self.stats.time = start.elapsed();
-        if tracing() {
-            let mut order: Vec<usize> = (0..self.prog.rules.len()).collect();
-            order.sort_by_key(|&i| std::cmp::Reverse(self.stats.rules[i].time));
-            for i in order.into_iter().take(12) {
-                let s = &self.stats.rules[i];
-                eprintln!(
-                    "[trace] rule total {:.3}s, {} evaluations, max {}n: {}",
-                    s.time.as_secs_f64(),
-                    s.evaluations,
-                    s.max_nodes,
-                    self.prog.rules[i].text
-                );
-            }
-            self.print_step_totals(40);
-            self.step_profile
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .clear();
-        }
         Ok(())
     }
 
@@ -275,9 +295,7 @@ impl Solver {
         merged: &[(RelId, Bdd, Bdd)],
         times: IterationTimes,
     ) {
-        let trace = tracing().then_some(&crate::trace::TraceObserver as &dyn Observer);
-        let observers: Vec<&dyn Observer> =
-            self.observer.as_deref().into_iter().chain(trace).collect();
+        let observers: Vec<&dyn Observer> = self.observers().collect();
         if observers.is_empty() {
             return;
         }
@@ -338,20 +356,6 @@ impl Solver {
             rules,
             recursive,
         })
-    }
-
-    /// Prints the trace's `top` largest step totals so far.
-    fn print_step_totals(&self, top: usize) {
-        let profile = self.step_profile.lock().unwrap_or_else(|e| e.into_inner());
-        let mut steps: Vec<_> = profile.iter().collect();
-        steps.sort_by_key(|(_, (t, _))| std::cmp::Reverse(*t));
-        for ((rule, step), (t, n)) in steps.into_iter().take(top) {
-            eprintln!(
-                "[trace] step total {:.3}s, {n} runs: {step} in {}",
-                t.as_secs_f64(),
-                self.prog.rules[*rule].text
-            );
-        }
     }
 
     /// Plans a stratum's rules, prepares their static parts and runs the
@@ -607,10 +611,6 @@ impl Solver {
                 saturation_steps: inner,
             };
             self.report_iteration(index, iterations, &merged, times);
-            // Long runs show where the time goes as they go.
-            if tracing() && iterations % 25 == 0 {
-                self.print_step_totals(10);
-            }
             for (rel, new, next) in merged {
                 let prev = std::mem::replace(&mut self.rels[rel], next);
                 old.insert(rel, prev);
@@ -747,7 +747,7 @@ impl Solver {
                 continue;
             }
             let t = Instant::now();
-            let before = if tracing() { result.size() } else { 0 };
+            let before = if self.steps_wanted { result.size() } else { 0 };
             result = match step {
                 Step::Join {
                     factor,
@@ -782,37 +782,15 @@ impl Solver {
                 Step::And(c) => apply::and(&result, &p.cmps[*c].bdd),
                 Step::Exists(q) => exists(&result, q),
             };
-            if tracing() {
-                let name = match step {
-                    Step::Join { factor, source, .. } => format!(
-                        "join {:?} {}{}",
-                        source,
-                        self.prog.relations[p.atoms[p.factors[*factor].atom].rel].name,
-                        if fused { " and the next" } else { "" }
-                    ),
-                    other => format!("{other:?}").chars().take(20).collect(),
-                };
-                self.note_step(p.rule, name, t.elapsed());
-            }
-            if tracing() && t.elapsed() >= trace_threshold() {
-                let operand = match step {
-                    Step::Join { factor, source, .. } => format!(
-                        "{:?} {} ({}n)",
-                        source,
-                        self.prog.relations[p.atoms[p.factors[*factor].atom].rel].name,
-                        statics.factors[*factor]
-                            .as_deref()
-                            .or_else(|| dynamics.get(&(p.factors[*factor].atom, *source)).copied())
-                            .map_or(0, |b| b.size())
-                    ),
-                    other => format!("{other:?}").chars().take(40).collect(),
-                };
-                eprintln!(
-                    "[trace]       step {:.3}s {}n -> {}n: {operand} in {}",
-                    t.elapsed().as_secs_f64(),
-                    before,
-                    result.size(),
-                    self.prog.rules[p.rule].text
+            if self.steps_wanted {
+                self.report_join(
+                    p,
+                    step,
+                    fused,
+                    t.elapsed(),
+                    (before, result.size()),
+                    statics,
+                    dynamics,
                 );
             }
             if result.is_false() {
@@ -829,18 +807,70 @@ impl Solver {
         if let Some(extra) = &p.head.extra {
             out = apply::and(&out, extra);
         }
-        if tracing() {
-            self.note_step(p.rule, "head".into(), t.elapsed());
+        if self.steps_wanted {
+            self.report_other(p.rule, "head", t.elapsed());
         }
         Ok(out)
     }
 
-    /// Adds `dt` to the trace's total for `step` of `rule`.
-    fn note_step(&self, rule: usize, step: String, dt: Duration) {
-        let mut profile = self.step_profile.lock().unwrap_or_else(|e| e.into_inner());
-        let e = profile.entry((rule, step)).or_default();
-        e.0 += dt;
-        e.1 += 1;
+    /// Tells the observers of a step of `p`'s plan that took `time` and
+    /// took the result from `sizes.0` to `sizes.1` nodes.
+    #[allow(clippy::too_many_arguments)]
+    fn report_join(
+        &self,
+        p: &RulePlan,
+        step: &Step,
+        fused: bool,
+        time: Duration,
+        sizes: (usize, usize),
+        statics: &Prepared,
+        dynamics: &HashMap<(usize, Source), &Bdd>,
+    ) {
+        let (name, operand) = match step {
+            Step::Join { factor, source, .. } => {
+                let rel = &self.prog.relations[p.atoms[p.factors[*factor].atom].rel].name;
+                let nodes = statics.factors[*factor]
+                    .as_deref()
+                    .or_else(|| dynamics.get(&(p.factors[*factor].atom, *source)).copied())
+                    .map_or(0, |b| b.size());
+                (
+                    format!(
+                        "join {source:?} {rel}{}",
+                        if fused { " and the next" } else { "" }
+                    ),
+                    format!("{source:?} {rel} ({nodes}n)"),
+                )
+            }
+            other => {
+                let text = format!("{other:?}");
+                (
+                    text.chars().take(20).collect(),
+                    text.chars().take(40).collect(),
+                )
+            }
+        };
+        self.report_step(&StepEnd {
+            rule: p.rule,
+            rule_text: &self.prog.rules[p.rule].text,
+            step: &name,
+            kind: StepKind::Join {
+                before: sizes.0,
+                after: sizes.1,
+                operand: &operand,
+            },
+            time,
+        });
+    }
+
+    /// Tells the observers of a step of `rule` other than a join.
+    fn report_other(&self, rule: usize, step: &str, time: Duration) {
+        self.report_step(&StepEnd {
+            rule,
+            rule_text: &self.prog.rules[rule].text,
+            step,
+            kind: StepKind::Other,
+            time,
+        });
     }
 }
 
@@ -869,11 +899,6 @@ fn accumulate(acc: &mut HashMap<RelId, Bdd>, rel: RelId, r: Bdd) {
         None => r,
     };
     acc.insert(rel, merged);
-}
-
-/// The shortest join step the trace prints (`--trace-ms`).
-fn trace_threshold() -> Duration {
-    crate::trace::threshold()
 }
 
 /// Whether a trace of the evaluation on stderr is asked for (`--trace`).

@@ -16,11 +16,12 @@
 //! finds joins the iteration's new tuples, and every other rule sees them
 //! as delta in the next iteration, so the fixpoint is the same.
 
-use super::{accumulate, record_rule, trace_threshold, tracing, Prepared, Solver};
+use super::{accumulate, record_rule, tracing, Prepared, Solver};
 use crate::bdd::apply;
 use crate::bdd::node_builder::mk_false;
 use crate::bdd::partition::partition;
 use crate::datalog::error::Result;
+use crate::datalog::observer::{StepEnd, StepKind};
 use crate::datalog::planner::{RulePlan, Source, Step};
 use crate::datalog::program::RelId;
 use biodivine_lib_bdd::Bdd;
@@ -72,8 +73,8 @@ impl Solver {
                 let a = &plans[pi].atoms[atom];
                 let t = Instant::now();
                 let b = self.prepare_atom(a, &rels[a.rel])?;
-                if tracing() {
-                    self.note_step(plans[pi].rule, "prepare full".into(), t.elapsed());
+                if self.steps_wanted {
+                    self.report_other(plans[pi].rule, "prepare full", t.elapsed());
                 }
                 Ok(((pi, atom), b))
             })
@@ -192,8 +193,8 @@ impl Solver {
                     let p = &plans[s.plan];
                     let t = Instant::now();
                     let delta = self.prepare_atom(&p.atoms[s.atom], part)?;
-                    if tracing() {
-                        self.note_step(p.rule, "prepare delta".into(), t.elapsed());
+                    if self.steps_wanted {
+                        self.report_other(p.rule, "prepare delta", t.elapsed());
                     }
                     let mut dyns: HashMap<(usize, Source), &Bdd> = HashMap::new();
                     dyns.insert((s.atom, Source::Delta), &delta);
@@ -221,15 +222,21 @@ impl Solver {
                                 dyns.insert((other, Source::Full), part);
                                 let t = Instant::now();
                                 let r = self.run_steps(p, &s.steps, &statics[s.plan], &dyns)?;
-                                if tracing() && t.elapsed() >= trace_threshold() {
-                                    eprintln!(
-                                        "[trace]       job {:.3}s: delta {} ({}n), {label} {} ({}n)",
-                                        t.elapsed().as_secs_f64(),
+                                if self.steps_wanted {
+                                    let parts = format!(
+                                        "delta {} ({}n), {label} {} ({}n)",
                                         self.prog.relations[p.atoms[s.atom].rel].name,
                                         delta.size(),
                                         self.prog.relations[p.atoms[other].rel].name,
                                         part.size()
                                     );
+                                    self.report_step(&StepEnd {
+                                        rule: p.rule,
+                                        rule_text: &self.prog.rules[p.rule].text,
+                                        step: "",
+                                        kind: StepKind::Job { parts: &parts },
+                                        time: t.elapsed(),
+                                    });
                                 }
                                 acc = apply::or(&acc, &r);
                             }
@@ -241,11 +248,15 @@ impl Solver {
                     let td = Instant::now();
                     // (The relation, what the iteration found, what the
                     // last steps found: one pass over the job's tuples.)
-                    let seen = [Some(&self.rels[head]), known.get(&head), recent_now.get(&head)];
+                    let seen = [
+                        Some(&self.rels[head]),
+                        known.get(&head),
+                        recent_now.get(&head),
+                    ];
                     let seen: Vec<&Bdd> = seen.into_iter().flatten().collect();
                     r = apply::and_not_all(&r, &seen);
-                    if tracing() {
-                        self.note_step(p.rule, "dedupe".into(), td.elapsed());
+                    if self.steps_wanted {
+                        self.report_other(p.rule, "dedupe", td.elapsed());
                     }
                     Ok((si, r, t.elapsed()))
                 })
