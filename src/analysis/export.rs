@@ -63,8 +63,21 @@ pub fn targets_tsv(db: &Database, r: &Results) -> Vec<String> {
     out.sort();
     out.dedup();
     out.into_iter()
-        .map(|(c, m, d, b, l, a, t)| format!("{c}\t{m}\t{d}\t{b}\t{l}\t{a}\t{t}"))
+        .map(|(c, m, d, b, l, a, t)| tsv_line(&c, &m, &d, b, l, a, &t))
         .collect()
+}
+
+/// One line of [`HEADER`]'s columns.
+pub fn tsv_line(
+    class: &str,
+    method: &str,
+    desc: &str,
+    bci: u64,
+    line: u64,
+    api: &str,
+    target: &str,
+) -> String {
+    format!("{class}\t{method}\t{desc}\t{bci}\t{line}\t{api}\t{target}")
 }
 
 /// The source file javac names for a class (`a.B$C` → `B.java`).

@@ -1,6 +1,7 @@
 //! `refract report`: the paper's Fig. 6 (resolution of reflective call
 //! sites) and Fig. 9 (call graph size) for one run.
 
+use super::export::tsv_line;
 use super::results::{method_text, Resolution, Results, Site};
 use crate::classfile::descriptor::parse_method_signature;
 use crate::database::{Database, DatabaseError};
@@ -144,7 +145,7 @@ pub fn counted(n: usize, one: &str, many: &str) -> String {
 
 /// Why a site is unsound, as the report words it.
 fn unsound_reason(r: &Results, s: &Site, sources: &BTreeMap<u64, String>) -> String {
-    let by_name = api::CLASS_BY_NAME.iter().any(|x| x.0 == s.api);
+    let by_name = api::is_class_by_name_label(s.api);
     let from: Vec<&str> = r
         .spec_points
         .iter()
@@ -233,17 +234,18 @@ pub fn render_unsound(db: &mut Database, r: &Results) -> Result<String, Database
             s.line,
             unsound_reason(r, s, &sources)
         )];
-        if api::CLASS_BY_NAME.iter().any(|x| x.0 == s.api) {
+        if api::is_class_by_name_label(s.api) {
             if let Some(sig) = parse_method_signature(&caller) {
-                lines.push(format!(
-                    "  spec: {}\t{}\t{}\t{}\t{}\t{}\t<class>",
-                    sig.class,
-                    sig.name,
-                    sig.descriptor(),
+                let spec = tsv_line(
+                    &sig.class,
+                    &sig.name,
+                    &sig.descriptor(),
                     s.bci,
                     s.line,
-                    s.api
-                ));
+                    s.api,
+                    "<class>",
+                );
+                lines.push(format!("  spec: {spec}"));
             }
         }
         entries.push((!application.contains(&s.caller), at, s.bci, lines));

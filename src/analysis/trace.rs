@@ -207,10 +207,7 @@ fn parse_tsv(text: &str, bad: Bad) -> Result<Vec<TracedEdge>, TraceError> {
         }
         let api = normalise_api(api);
         let failed = status_col.is_some_and(|c| f.get(c) == Some(&"fail"));
-        let by_name = matches!(
-            api.as_str(),
-            "Class.forName" | "ClassLoader.loadClass" | "MethodHandles.Lookup.findClass"
-        );
+        let by_name = crate::facts::reflection_api::is_class_by_name_label(&api);
         let target = if by_name { class_name(&target) } else { target };
         edges.push(TracedEdge {
             caller,

@@ -198,7 +198,7 @@ impl Solver {
         self.observer.as_deref().into_iter().chain(trace)
     }
 
-    /// Tells the observers that wants them of a step that ended.
+    /// Tells the observers that want them of a step that ended.
     fn report_step(&self, end: &StepEnd) {
         for o in self.observers().filter(|o| o.wants_steps()) {
             o.step_ended(end);

@@ -144,6 +144,12 @@ pub fn is_class_by_name(signature: &str) -> bool {
     CLASS_BY_NAME.iter().any(|c| c.1 == signature)
 }
 
+/// Whether the API `label` (`Class.forName`, ...) is one of
+/// [`CLASS_BY_NAME`]'s: its targets are classes.
+pub fn is_class_by_name_label(label: &str) -> bool {
+    CLASS_BY_NAME.iter().any(|c| c.0 == label)
+}
+
 /// How the analysis models a call to one of the [`STRING_SOURCES`] that
 /// returns a `String`: as input from outside the program. Its result
 /// points to the one input object (and to its default argument, where it
