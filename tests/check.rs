@@ -180,7 +180,8 @@ fn traces_are_specifications() {
 }
 
 /// The models of typed field accessors, `Array.newInstance`, member
-/// lookups and dynamic proxies find every application edge of their fixtures' real runs
+/// lookups, dynamic proxies, provider files and manifests find every
+/// application edge of their fixtures' real runs
 /// (traced by reftrace against JDK 17; the JDK's own rows are not in the
 /// class path of a `--jdk none` database).
 #[test]
@@ -194,6 +195,7 @@ fn the_api_models_find_every_application_edge_of_their_traced_fixtures() {
             "Lookups",
             "Proxies",
             "ServiceFiles",
+            "Manifests",
         ],
         &db,
     );
@@ -205,6 +207,7 @@ fn the_api_models_find_every_application_edge_of_their_traced_fixtures() {
         "tests/data/traces/Lookups.tsv",
         "tests/data/traces/Proxies.tsv",
         "tests/data/traces/ServiceFiles.tsv",
+        "tests/data/traces/Manifests.tsv",
         "--format",
         "tsv",
     ]);
@@ -253,6 +256,9 @@ fn the_api_models_find_every_application_edge_of_their_traced_fixtures() {
         ("Class.getDeclaredConstructor", "r.Lower.<init>", "found"),
         ("Class.getDeclaredConstructor", "r.Upper.<init>", "found"),
         ("Constructor.newInstance", "r.Lower.<init>()V", "found"),
+        ("Constructor.newInstance", "r.Upper.<init>()V", "found"),
+        ("Class.forName", "r.Upper", "found"),
+        ("Class.getDeclaredConstructor", "r.Upper.<init>", "found"),
         ("Constructor.newInstance", "r.Upper.<init>()V", "found"),
     ];
     got.sort();

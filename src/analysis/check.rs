@@ -326,15 +326,18 @@ pub fn render_text(c: &Check, trace_name: &str) -> String {
             "note: no traced site is a reachable site of this database (a trace of another program?)"
         );
     }
+    // The API column is as wide as its longest label
+    // (`Class.getDeclaredConstructor`).
+    let w = c.per_api.keys().map(|a| a.len()).max().unwrap_or(0).max(24);
     let _ = writeln!(
         s,
-        "\n{:<24} {:>12} {:>6} {:>12} {:>6}",
+        "\n{:<w$} {:>12} {:>6} {:>12} {:>6}",
         "api", "application", "recall", "jdk", "recall"
     );
     for (api, (a, j)) in &c.per_api {
         let _ = writeln!(
             s,
-            "{api:<24} {:>12} {:>6} {:>12} {:>6}",
+            "{api:<w$} {:>12} {:>6} {:>12} {:>6}",
             format!("{}/{}", a.found, a.traced),
             a.ratio(),
             format!("{}/{}", j.found, j.traced),
@@ -344,7 +347,7 @@ pub fn render_text(c: &Check, trace_name: &str) -> String {
     let t = c.total();
     let _ = writeln!(
         s,
-        "{:<24} {:>12} {:>6}",
+        "{:<w$} {:>12} {:>6}",
         "all",
         format!("{}/{}", t.found, t.traced),
         t.ratio()

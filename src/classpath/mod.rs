@@ -57,7 +57,8 @@ impl ClassBytes {
 
 /// A resource file of a jar or class directory that names classes: a
 /// provider-configuration file, `META-INF/services/<service>` (see
-/// `java.util.ServiceLoader`), or a `.properties` file.
+/// `java.util.ServiceLoader`), a `.properties` file, or the jar's
+/// manifest, `META-INF/MANIFEST.MF`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ResourceFile {
     /// Where it was read, `file!entry` or the file's path.
@@ -65,7 +66,7 @@ pub struct ResourceFile {
     /// What it is.
     pub kind: ResourceKind,
     /// The names it holds: a service's providers (binary names, in the
-    /// file's order), or a properties file's values.
+    /// file's order), or a properties file's or manifest's values.
     pub names: Vec<String>,
 }
 
@@ -76,6 +77,8 @@ pub enum ResourceKind {
     Services(String),
     /// A `.properties` file.
     Properties,
+    /// A manifest, `META-INF/MANIFEST.MF` (`java.util.jar.Manifest`).
+    Manifest,
 }
 
 /// The largest resource file read (real provider files are a few lines,
@@ -149,6 +152,30 @@ pub fn parse_properties_values(text: &str) -> Vec<String> {
     values
 }
 
+/// The attribute values of a manifest (the JAR File Specification):
+/// `Name: value` lines in sections separated by blank lines, a line that
+/// starts with one space continuing the line before it. Every section's
+/// values count, the main section's (`Main-Class`) and the entries'.
+pub fn parse_manifest_values(text: &str) -> Vec<String> {
+    let mut values: Vec<String> = Vec::new();
+    let mut last: Option<usize> = None;
+    for line in text.lines() {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if let Some(rest) = line.strip_prefix(' ') {
+            if let Some(v) = last.and_then(|k| values.get_mut(k)) {
+                v.push_str(rest);
+            }
+            continue;
+        }
+        last = None;
+        if let Some((_, value)) = line.split_once(": ") {
+            values.push(value.to_string());
+            last = Some(values.len() - 1);
+        }
+    }
+    values
+}
+
 /// The providers a provider-configuration file names: one binary name per
 /// line, with `#` starting a comment and blanks around names ignored.
 pub fn parse_service_file(text: &str) -> Vec<String> {
@@ -158,6 +185,9 @@ pub fn parse_service_file(text: &str) -> Vec<String> {
         .map(str::to_string)
         .collect()
 }
+
+/// Where a jar keeps its manifest.
+const MANIFEST: &str = "META-INF/MANIFEST.MF";
 
 /// The service a path inside a jar or class directory configures:
 /// `META-INF/services/a.b.S` gives `a.b.S`.
@@ -171,6 +201,10 @@ fn service_of(entry: &str) -> Option<&str> {
 fn resource_kind(entry: &str) -> Option<ResourceKind> {
     if let Some(service) = service_of(entry) {
         return Some(ResourceKind::Services(service.to_string()));
+    }
+    // JarFile finds its manifest whatever the case of the name.
+    if entry.eq_ignore_ascii_case(MANIFEST) {
+        return Some(ResourceKind::Manifest);
     }
     (entry.ends_with(".properties") && !entry.ends_with('/')).then_some(ResourceKind::Properties)
 }
@@ -431,6 +465,7 @@ impl Reader<'_> {
                 files.push(p);
             } else if p.extension().is_some_and(|x| x == "properties")
                 || p.parent().is_some_and(|d| d.ends_with("META-INF/services"))
+                || p.ends_with(MANIFEST)
             {
                 resources.push(p);
             }
@@ -443,6 +478,7 @@ impl Reader<'_> {
         let names = match kind {
             ResourceKind::Services(_) => parse_service_file(&text),
             ResourceKind::Properties => parse_properties_values(&text),
+            ResourceKind::Manifest => parse_manifest_values(&text),
         };
         self.resources.push(ResourceFile {
             location,
@@ -614,5 +650,29 @@ mod tests {
             Some(ResourceKind::Services("a.S".into()))
         );
         assert_eq!(resource_kind("a/B.class"), None);
+    }
+
+    #[test]
+    fn manifest_values_join_continuation_lines() {
+        let text = "Manifest-Version: 1.0\r\nMain-Class: com.sun.speech.freetts.en.us.cmu_us_kal.KevinVoiceDirector\r\n y\r\nFreeTTSVoiceDefinition: true\r\n\r\nName: a/B.class\r\nPlugin: a.B\r\n";
+        assert_eq!(
+            parse_manifest_values(text),
+            [
+                "1.0",
+                "com.sun.speech.freetts.en.us.cmu_us_kal.KevinVoiceDirectory",
+                "true",
+                "a/B.class",
+                "a.B"
+            ]
+        );
+        assert_eq!(
+            resource_kind("META-INF/MANIFEST.MF"),
+            Some(ResourceKind::Manifest)
+        );
+        assert_eq!(
+            resource_kind("meta-inf/manifest.mf"),
+            Some(ResourceKind::Manifest)
+        );
+        assert_eq!(resource_kind("a/META-INF/MANIFEST.MF"), None);
     }
 }

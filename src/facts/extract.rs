@@ -2,6 +2,7 @@
 
 use super::hierarchy::{ClassNode, FieldEntry, Hierarchy, MethodEntry};
 use super::intern::Interner;
+use super::reflection_api::InputObject;
 use super::schema::MODIFIERS;
 use crate::classfile::descriptor::{
     element_type, escape_string, field_signature, field_type, is_reference, method_desc,
@@ -112,10 +113,9 @@ pub struct FactsBuilder {
     pub modifiers: Interner,
     pub(super) string_heaps: FxHashMap<String, u32>,
     pub(super) class_heaps: FxHashMap<u32, u32>,
-    /// The input string object, once a call needs it.
-    input_heap: Option<u32>,
-    /// The object of `Properties.getProperty`'s values, once made.
-    property_heap: Option<u32>,
+    /// The input objects (`<input string>`, `<property value>`,
+    /// `<manifest value>`), each once a call needs it.
+    input_heaps: FxHashMap<InputObject, u32>,
     /// The merged object of each exception type, by type (`None`: not an
     /// exception type).
     pub(super) exception_heaps: FxHashMap<u32, Option<u32>>,
@@ -204,8 +204,7 @@ impl FactsBuilder {
             modifiers: Interner::with(MODIFIERS),
             string_heaps: FxHashMap::default(),
             class_heaps: FxHashMap::default(),
-            input_heap: None,
-            property_heap: None,
+            input_heaps: FxHashMap::default(),
             exception_heaps: FxHashMap::default(),
             vars: vec![(u32::MAX, "<global>".into())],
             sites: Vec::new(),
@@ -452,26 +451,15 @@ impl FactsBuilder {
         h
     }
 
-    /// The one object of the strings that enter from outside the program
-    /// (see [`super::reflection_api::string_input`]).
-    fn input_heap(&mut self) -> u32 {
-        if let Some(h) = self.input_heap {
+    /// The one object of a kind of strings that enter from outside the
+    /// program (see [`super::reflection_api::string_input`] and
+    /// [`InputObject`]).
+    fn input_heap(&mut self, kind: InputObject) -> u32 {
+        if let Some(&h) = self.input_heaps.get(&kind) {
             return h;
         }
-        let h = self.new_heap(None, "<input string>".into(), "java.lang.String");
-        self.input_heap = Some(h);
-        h
-    }
-
-    /// The one object of the values `Properties.getProperty` returns: input
-    /// too, kept apart so that `queries/models/resources.dl` can give it
-    /// the values of the class path's properties files.
-    fn property_heap(&mut self) -> u32 {
-        if let Some(h) = self.property_heap {
-            return h;
-        }
-        let h = self.new_heap(None, "<property value>".into(), "java.lang.String");
-        self.property_heap = Some(h);
+        let h = self.new_heap(None, kind.heap_name().into(), "java.lang.String");
+        self.input_heaps.insert(kind, h);
         h
     }
 
@@ -502,6 +490,14 @@ impl FactsBuilder {
     /// class are dropped.
     pub fn add_property_classes(&mut self, names: &[String]) {
         self.add_named_classes(R::PropertyClass, names);
+    }
+
+    /// Records the classes of the class path that the attribute values of
+    /// its jars' manifests name (`manifestClass`): `Main-Class`, and any
+    /// attribute of the program's own, such as FreeTTS's voice
+    /// directories.
+    pub fn add_manifest_classes(&mut self, names: &[String]) {
+        self.add_named_classes(R::ManifestClass, names);
     }
 
     /// Adds to the unary relation `rel` each class of the class path that
@@ -863,13 +859,9 @@ impl FactsBuilder {
             if super::reflection_api::is_class_by_name(signature) {
                 self.add(R::ModelledResult, &[i]);
             } else if let Some(default) = super::reflection_api::string_input(signature) {
-                let property = super::reflection_api::is_property_value(signature);
+                let kind = InputObject::of(signature);
                 self.add(R::ModelledResult, &[i]);
-                let h = if property {
-                    self.property_heap()
-                } else {
-                    self.input_heap()
-                };
+                let h = self.input_heap(kind);
                 self.add(R::VP0, &[g(r), h]);
                 if let Some(Some(d)) = default.map(|k| inv.args.get(k).copied().flatten()) {
                     self.add(R::A, &[g(r), g(d)]);

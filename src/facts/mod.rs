@@ -98,6 +98,8 @@ pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> Program
     );
     // The values of properties files (see `propertyClass`).
     let mut property_values: Vec<String> = Vec::new();
+    // The values of the jars' manifests (see `manifestClass`).
+    let mut manifest_values: Vec<String> = Vec::new();
     // The lines of the class path's provider-configuration files (see
     // `resourceLineClass`).
     let mut resource_lines: Vec<String> = Vec::new();
@@ -108,6 +110,7 @@ pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> Program
                 services.push((service, f.names))
             }
             crate::classpath::ResourceKind::Properties => property_values.extend(f.names),
+            crate::classpath::ResourceKind::Manifest => manifest_values.extend(f.names),
         }
     }
     problems.extend(bad);
@@ -167,6 +170,7 @@ pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> Program
         b.add_service_providers(service, providers);
     }
     b.add_property_classes(&property_values);
+    b.add_manifest_classes(&manifest_values);
     b.add_resource_lines(&resource_lines);
     b.finish();
     ProgramFacts {

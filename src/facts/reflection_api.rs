@@ -130,11 +130,42 @@ pub const STRING_SOURCES: &[&str] = &[
     "<javax.servlet.ServletRequest: java.lang.String getParameter(java.lang.String)>",
 ];
 
-/// Whether `signature` is `Properties.getProperty`, whose values the
-/// analysis keeps apart from other input (see
-/// `queries/models/resources.dl`).
-pub fn is_property_value(signature: &str) -> bool {
-    signature.starts_with("<java.util.Properties: java.lang.String getProperty(")
+/// The object that stands for what a [`STRING_SOURCES`] call returns.
+/// Two kinds of input are kept apart from the rest, so that
+/// `queries/models/resources.dl` can give them the values of the class
+/// path's own files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum InputObject {
+    /// `<input string>`: text from outside the program.
+    Input,
+    /// `<property value>`: what `Properties.getProperty` returns (the
+    /// values of `.properties` files).
+    Property,
+    /// `<manifest value>`: what `java.util.jar.Attributes.getValue`
+    /// returns (the values of the jars' manifests).
+    Manifest,
+}
+
+impl InputObject {
+    /// The object's name in the H domain.
+    pub fn heap_name(self) -> &'static str {
+        match self {
+            InputObject::Input => "<input string>",
+            InputObject::Property => "<property value>",
+            InputObject::Manifest => "<manifest value>",
+        }
+    }
+
+    /// The kind of input the source `signature` returns.
+    pub fn of(signature: &str) -> InputObject {
+        if signature.starts_with("<java.util.Properties: java.lang.String getProperty(") {
+            InputObject::Property
+        } else if signature.starts_with("<java.util.jar.Attributes: java.lang.String getValue(") {
+            InputObject::Manifest
+        } else {
+            InputObject::Input
+        }
+    }
 }
 
 /// Whether `signature` looks a class up by name ([`CLASS_BY_NAME`]): its

@@ -278,6 +278,9 @@ relations! {
     PropertyClass => "propertyClass",
         [("type", "T")],
         "a class that a value of a .properties file of the class path's jars and directories names";
+    ManifestClass => "manifestClass",
+        [("type", "T")],
+        "a class that an attribute value of the class path's jars' manifests (META-INF/MANIFEST.MF) names";
     ResourceLineClass => "resourceLineClass",
         [("type", "T")],
         "a class that a line of a META-INF/services file of the class path's jars and directories names";
