@@ -180,7 +180,8 @@ fn traces_are_specifications() {
 }
 
 /// The models of typed field accessors, `Array.newInstance`, member
-/// lookups, dynamic proxies, provider files and manifests find every
+/// lookups, dynamic proxies, provider files, manifests and the Class
+/// objects that metaobjects give find every
 /// application edge of their fixtures' real runs
 /// (traced by reftrace against JDK 17; the JDK's own rows are not in the
 /// class path of a `--jdk none` database).
@@ -196,6 +197,7 @@ fn the_api_models_find_every_application_edge_of_their_traced_fixtures() {
             "Proxies",
             "ServiceFiles",
             "Manifests",
+            "Metaobjects",
         ],
         &db,
     );
@@ -208,6 +210,7 @@ fn the_api_models_find_every_application_edge_of_their_traced_fixtures() {
         "tests/data/traces/Proxies.tsv",
         "tests/data/traces/ServiceFiles.tsv",
         "tests/data/traces/Manifests.tsv",
+        "tests/data/traces/Metaobjects.tsv",
         "--format",
         "tsv",
     ]);
@@ -260,6 +263,46 @@ fn the_api_models_find_every_application_edge_of_their_traced_fixtures() {
         ("Class.forName", "r.Upper", "found"),
         ("Class.getDeclaredConstructor", "r.Upper.<init>", "found"),
         ("Constructor.newInstance", "r.Upper.<init>()V", "found"),
+        ("Class.getMethod", "Metaobjects$Holder.use", "found"),
+        ("Class.getConstructor", "r.Counter.<init>", "found"),
+        ("Constructor.newInstance", "r.Counter.<init>(I)V", "found"),
+        (
+            "Method.invoke",
+            "Metaobjects$Holder.use(Lr/Counter;)V",
+            "found",
+        ),
+        ("Class.getMethod", "Metaobjects$Holder.make", "found"),
+        ("Class.getDeclaredConstructor", "r.Upper.<init>", "found"),
+        ("Constructor.newInstance", "r.Upper.<init>()V", "found"),
+        ("Class.getField", "Metaobjects$Holder.lower", "found"),
+        ("Class.getDeclaredConstructor", "r.Lower.<init>", "found"),
+        ("Constructor.newInstance", "r.Lower.<init>()V", "found"),
+        (
+            "Class.getDeclaredConstructor",
+            "Metaobjects$Holder.<init>",
+            "found",
+        ),
+        (
+            "Constructor.newInstance",
+            "Metaobjects$Holder.<init>()V",
+            "found",
+        ),
+        (
+            "Class.getDeclaredConstructor",
+            "Metaobjects$Base.<init>",
+            "found",
+        ),
+        (
+            "Constructor.newInstance",
+            "Metaobjects$Base.<init>()V",
+            "found",
+        ),
+        ("Class.getMethod", "Metaobjects$Named.name", "found"),
+        (
+            "Method.invoke",
+            "Metaobjects$Named.name()Ljava/lang/String;",
+            "found",
+        ),
     ];
     got.sort();
     let mut want = want.to_vec();

@@ -51,6 +51,7 @@ const IDIOMS: &[&str] = &[
     "Handles",
     "ServiceFiles",
     "Manifests",
+    "Metaobjects",
     "Concatenated",
     "Inferred",
     "Sinks",
@@ -799,7 +800,7 @@ fn bad_specifications_and_roots_are_reported() {
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
          (classes with a main method: Annotated, Arity, ArrayElements, Callbacks, Casts, Concatenated, \
-         ConstantForName, Constructors, Containers, CopyOf, and 25 more)\n"
+         ConstantForName, Constructors, Containers, CopyOf, and 26 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),

@@ -110,7 +110,7 @@ const INFER: &str = include_str!("../../queries/reflection-infer.dl");
 const MEMBER_ARRAYS: &str = include_str!("../../queries/reflection-member-arrays.dl");
 /// The models of the JDK's reflective APIs beyond the paper's
 /// (`queries/models/`), in every variant that resolves reflection.
-const MODELS: [(&str, &str); 8] = [
+const MODELS: [(&str, &str); 9] = [
     (
         "models/field-accessors.dl",
         include_str!("../../queries/models/field-accessors.dl"),
@@ -142,6 +142,10 @@ const MODELS: [(&str, &str); 8] = [
     (
         "models/annotations.dl",
         include_str!("../../queries/models/annotations.dl"),
+    ),
+    (
+        "models/metaobjects.dl",
+        include_str!("../../queries/models/metaobjects.dl"),
     ),
 ];
 

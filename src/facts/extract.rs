@@ -232,14 +232,18 @@ impl FactsBuilder {
         self.rels[r as usize].extend_from_slice(t);
     }
 
-    /// Records a method's number of parameters (as `Z`) and its parameter
-    /// list (as `N`, `(java.lang.String,int)`).
+    /// Records a method's number of parameters (as `Z`), its parameter
+    /// list (as `N`, `(java.lang.String,int)`) and each parameter's type.
     fn add_parameters(&mut self, m: u32, params: &[String]) {
         let n = params.len().min(MAX_PARAMETERS as usize) as u32;
         self.max_z = self.max_z.max(n);
         self.add(R::MethodArity, &[m, n]);
         let list = self.names.intern(&parameter_list(params));
         self.add(R::MethodParams, &[m, list]);
+        for (z, p) in params.iter().take(n as usize).enumerate() {
+            let t = self.types.intern(p);
+            self.add(R::ParamType, &[m, z as u32, t]);
+        }
     }
 
     fn modifiers_of(&mut self, r: R, x: u32, flags: u16, is_class: bool, is_field: bool) {
@@ -1429,6 +1433,12 @@ impl FactsBuilder {
                 api::GET_CONSTRUCTORS
                     .iter()
                     .map(|x| (x.0, "java.lang.reflect.Constructor[]")),
+            )
+            .chain(
+                api::METAOBJECT_CLASSES
+                    .iter()
+                    .filter(|x| x.1)
+                    .map(|x| (x.0, "java.lang.Class[]")),
             )
             .collect();
         let array_targets: Vec<(u32, &str)> = arrays

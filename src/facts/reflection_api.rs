@@ -363,6 +363,57 @@ pub const CLASS_MODELS: &[&str] = &[
     "<java.lang.Class: java.lang.Class componentType()>",
     "<java.lang.Class: java.lang.Class arrayType()>",
 ];
+/// Methods of the metaobjects and of `java.lang.Class` that return the
+/// Class objects of what a member or a class declares: a method's
+/// parameter and result types, a field's type, a member's declaring
+/// class, a class's superclass and interfaces
+/// (`queries/models/metaobjects.dl`; the JVM fills in the fields their
+/// code reads). `true` where the result is a `Class[]`: each such site's
+/// array is an object of its own (`reflectiveArray`).
+pub const METAOBJECT_CLASSES: &[(&str, bool)] = &[
+    (
+        "<java.lang.reflect.Method: java.lang.Class[] getParameterTypes()>",
+        true,
+    ),
+    (
+        "<java.lang.reflect.Constructor: java.lang.Class[] getParameterTypes()>",
+        true,
+    ),
+    (
+        "<java.lang.reflect.Executable: java.lang.Class[] getParameterTypes()>",
+        true,
+    ),
+    (
+        "<java.lang.reflect.Method: java.lang.Class getReturnType()>",
+        false,
+    ),
+    (
+        "<java.lang.reflect.Field: java.lang.Class getType()>",
+        false,
+    ),
+    (
+        "<java.lang.reflect.Method: java.lang.Class getDeclaringClass()>",
+        false,
+    ),
+    (
+        "<java.lang.reflect.Constructor: java.lang.Class getDeclaringClass()>",
+        false,
+    ),
+    (
+        "<java.lang.reflect.Executable: java.lang.Class getDeclaringClass()>",
+        false,
+    ),
+    (
+        "<java.lang.reflect.Member: java.lang.Class getDeclaringClass()>",
+        false,
+    ),
+    (
+        "<java.lang.reflect.Field: java.lang.Class getDeclaringClass()>",
+        false,
+    ),
+    ("<java.lang.Class: java.lang.Class getSuperclass()>", false),
+    ("<java.lang.Class: java.lang.Class[] getInterfaces()>", true),
+];
 /// The reflective methods besides [`CLASS_BY_NAME`] whose sites are
 /// reported, with the API label that reftrace and the exports use.
 pub const LABELS: &[(&str, &str)] = &[
@@ -446,6 +497,7 @@ pub fn all_signatures() -> Vec<&'static str> {
     v.push(HANDLE_AS_TYPE);
     v.extend(ANNOTATION_READS);
     v.extend(CLASS_MODELS);
+    v.extend(METAOBJECT_CLASSES.iter().map(|x| x.0));
     v.extend(CLASS_DEFINITIONS.iter().map(|x| x.1));
     v.extend(STRING_SOURCES);
     v

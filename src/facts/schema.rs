@@ -215,6 +215,9 @@ relations! {
     MethodParams => "methodParams",
         [("method", "M"), ("params", "N")],
         "declared parameter types, as a list: (java.lang.String,int)";
+    ParamType => "paramType",
+        [("method", "M"), ("num", "Z"), ("type", "T")],
+        "declared type of a parameter (0 the first; the receiver not counted)";
     Constructor => "constructor",
         [("type", "T"), ("method", "M")],
         "constructor (<init>) of a type";
@@ -244,7 +247,7 @@ relations! {
         "the java.lang.reflect.Field object of a field";
     ReflectiveArray => "reflectiveArray",
         [("invoke", "I"), ("heap", "H")],
-        "the array a getMethods()-like call returns";
+        "the array a getMethods()-like or getParameterTypes()-like call returns";
     UnknownClassObject => "unknownClassObject",
         [("invoke", "I"), ("heap", "H")],
         "a Class.forName call's result when its name is unknown";
