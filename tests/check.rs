@@ -128,6 +128,50 @@ fn bad_traces_are_refused_with_their_line_and_foreign_ones_are_said() {
     );
 }
 
+/// A lookup of a member that the receiver's class and its supertypes do
+/// not declare threw (NoSuchMethodException): it is counted with the
+/// calls that threw, not as a missed edge; a member a supertype declares
+/// (r.Upper's run, from r.Plugin too) is judged as usual.
+#[test]
+fn lookups_of_missing_members_are_calls_that_threw() {
+    let t = tempfile::tempdir().unwrap();
+    let trace = t.path().join("lookups.tsv");
+    std::fs::write(
+        &trace,
+        "caller_class\tcaller_method\tcaller_desc\tbci\tapi\ttarget\n\
+         Invoke\tmain\t([Ljava/lang/String;)V\t900\tClass.getMethod\tr.Upper.__get__\n\
+         Invoke\tmain\t([Ljava/lang/String;)V\t901\tClass.getDeclaredField\tr.Upper.nosuch\n\
+         Invoke\tmain\t([Ljava/lang/String;)V\t902\tClass.getMethod\tr.Upper.run\n\
+         Invoke\tmain\t([Ljava/lang/String;)V\t903\tClass.getDeclaredField\tr.Upper.prefix\n",
+    )
+    .unwrap();
+    let o = check(&[&trace.display().to_string(), "--format", "tsv"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8(o.stdout).unwrap();
+    let outcomes: Vec<(&str, &str)> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .map(|c| (c[6], c[8]))
+        .collect();
+    assert_eq!(
+        outcomes,
+        [
+            ("r.Upper.__get__", "failed"),
+            ("r.Upper.nosuch", "failed"),
+            ("r.Upper.run", "not-in-class-path"),
+            ("r.Upper.prefix", "not-in-class-path"),
+        ],
+        "{out}"
+    );
+    let o = check(&[&trace.display().to_string()]);
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        text.contains("calls that threw (a missing class or member): 2\n"),
+        "{text}"
+    );
+}
+
 /// A trace is a specification in every variant: its class-valued edges
 /// resolve the sites the analysis alone leaves open; what the class path
 /// lacks (a generated lambda, a JDK launcher) and forName calls that

@@ -11,7 +11,10 @@
 //!
 //! Edges to classes the JVM generates at run time (`$$Lambda`, `$Proxy`)
 //! are counted apart, as no static analysis can name them, and so are
-//! `forName` calls that threw. A caller is a JDK caller when its method
+//! calls that threw: a `forName` the trace marks failed, and a member
+//! lookup (`getMethod("__get__")`) of a name that the receiver's class
+//! and its supertypes in the class path do not declare, which throws
+//! `NoSuchMethodException` or `NoSuchFieldException`. A caller is a JDK caller when its method
 //! is not one of the application's (`applicationMethod`); a caller the
 //! database does not hold is judged by its package.
 
@@ -69,7 +72,8 @@ pub enum Outcome {
     Missed(Missed),
     /// Its target is a class generated at run time.
     Generated,
-    /// The call threw (`forName` of a class that does not exist).
+    /// The call threw (`forName` of a class that does not exist, a
+    /// lookup of a member that does not exist).
     Failed,
 }
 
@@ -186,6 +190,7 @@ pub fn check(
         .map(|t| t[0])
         .collect();
     let modelled: BTreeSet<&str> = APIS.iter().map(|a| a.0).collect();
+    let missing = missing_members(db, &edges)?;
 
     let mut out = Check::default();
     let mut traced_sites: BTreeSet<Caller> = BTreeSet::new();
@@ -223,7 +228,7 @@ pub fn check(
             Some(&k) => !app_methods.contains(&sites[k].site.caller),
             None => is_jdk_class(edge.caller.class()),
         };
-        let outcome = if edge.failed {
+        let outcome = if edge.failed || missing.contains(&(edge.api.clone(), edge.target.clone())) {
             Outcome::Failed
         } else if is_generated(&edge.target) {
             Outcome::Generated
@@ -274,6 +279,86 @@ pub fn check(
     out.static_edges = matched.keys().map(|&k| sites[k].targets.len()).sum();
     out.traced_edges_at_matched = matched.values().sum();
     Ok(out)
+}
+
+/// The member lookups by name (`Class.getMethod`, `getField` and their
+/// declared forms) whose traced target, `Class.name`, names a class of
+/// the database that has no member of that name: neither declared by it
+/// nor, for the public lookups, by a supertype. Such a lookup threw, and
+/// the run took no edge. Lookups on classes the database does not hold
+/// are not judged.
+fn missing_members(
+    db: &mut Database,
+    edges: &[TracedEdge],
+) -> Result<BTreeSet<(String, String)>, DatabaseError> {
+    // (api, target) -> (class, member name, methods or fields, declared only)
+    let mut asked: BTreeMap<(String, String), (u64, String, bool, bool)> = BTreeMap::new();
+    for e in edges {
+        let (methods, declared) = match e.api.as_str() {
+            "Class.getMethod" => (true, false),
+            "Class.getDeclaredMethod" => (true, true),
+            "Class.getField" => (false, false),
+            "Class.getDeclaredField" => (false, true),
+            _ => continue,
+        };
+        let Some((class, name)) = e.target.rsplit_once('.') else {
+            continue;
+        };
+        if let Some(t) = db.id("T", class) {
+            asked.insert(
+                (e.api.clone(), e.target.clone()),
+                (t, name.to_string(), methods, declared),
+            );
+        }
+    }
+    let mut out = BTreeSet::new();
+    if asked.is_empty() {
+        return Ok(out);
+    }
+    // Each asked class with its supertypes (aT(super, sub)).
+    let classes: BTreeSet<u64> = asked.values().map(|a| a.0).collect();
+    let mut supers: BTreeMap<u64, BTreeSet<u64>> =
+        classes.iter().map(|&t| (t, BTreeSet::from([t]))).collect();
+    for t in db.tuples_if_present("aT")? {
+        if let Some(set) = supers.get_mut(&t[1]) {
+            set.insert(t[0]);
+        }
+    }
+    let wanted: BTreeSet<u64> = supers.values().flatten().copied().collect();
+    // The names each of those classes declares, methods and fields apart.
+    let mut declares: HashMap<(u64, bool), BTreeSet<String>> = HashMap::new();
+    for (rel, domain, methods) in [("declaresMethod", "M", true), ("declaresField", "F", false)] {
+        for t in db.tuples_if_present(rel)? {
+            if wanted.contains(&t[0]) {
+                let member = db.name(domain, t[1]);
+                if let Some(name) = member_name(&member) {
+                    declares.entry((t[0], methods)).or_default().insert(name);
+                }
+            }
+        }
+    }
+    for (key, (t, name, methods, declared)) in asked {
+        let own = BTreeSet::from([t]);
+        let holders = if declared { &own } else { &supers[&t] };
+        let found = holders.iter().any(|&h| {
+            declares
+                .get(&(h, methods))
+                .is_some_and(|names| names.contains(&name))
+        });
+        if !found {
+            out.insert(key);
+        }
+    }
+    Ok(out)
+}
+
+/// The member name of a method or field signature
+/// (`<a.B: void run(int)>` is `run`, `<a.B: int count>` is `count`).
+fn member_name(signature: &str) -> Option<String> {
+    let rest = signature.strip_prefix('<')?.strip_suffix('>')?;
+    let (_, member) = rest.split_once(": ")?;
+    let before_params = member.split('(').next()?;
+    before_params.rsplit(' ').next().map(str::to_string)
 }
 
 /// A class the JVM makes at run time: lambdas and proxies.
@@ -359,7 +444,7 @@ pub fn render_text(c: &Check, trace_name: &str) -> String {
     );
     let _ = writeln!(
         s,
-        "generated at run time ($$Lambda, $Proxy): {generated}; forName calls that threw: {failed}"
+        "generated at run time ($$Lambda, $Proxy): {generated}; calls that threw (a missing class or member): {failed}"
     );
     let missed: Vec<&Judged> = c
         .edges
@@ -489,4 +574,23 @@ pub fn render_json(c: &Check) -> String {
         apis.join(", "),
         edges.join(", ")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::member_name;
+
+    #[test]
+    fn member_names_of_method_and_field_signatures() {
+        assert_eq!(
+            member_name("<a.B$C: void run(int,java.lang.String)>").as_deref(),
+            Some("run")
+        );
+        assert_eq!(member_name("<a.B: int count>").as_deref(), Some("count"));
+        assert_eq!(
+            member_name("<a.B: void <init>()>").as_deref(),
+            Some("<init>")
+        );
+        assert_eq!(member_name("a.B.run"), None);
+    }
 }
