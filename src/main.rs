@@ -139,8 +139,9 @@ enum Command {
     ///   infer      casts, plus names built by concatenation and members
     ///              inferred where they are used (beyond the paper)
     ///
-    /// --member-arrays adds SOLAR's model of getMethods() and the like to any
-    /// variant but none.
+    /// --member-arrays adds SOLAR's model of getMethods() and the like, and of
+    /// the classes metaobjects give (getParameterTypes(), getType(), ...), to
+    /// any variant but none.
     ///
     /// Examples:
     ///   refract analyze fixtures/classes/reflection --main Invoke --jdk none -o demo.db
@@ -172,9 +173,12 @@ enum Command {
         #[arg(long)]
         spec: Option<PathBuf>,
         /// Fill the arrays of getMethods(), getFields(), getConstructors() and
-        /// their Declared forms with the receiver classes' members (SOLAR's
-        /// model). Without it they stay empty, as in the paper's bddbddb
-        /// implementation, and calls on their elements are reported unresolved.
+        /// their Declared forms with the receiver classes' members, and give
+        /// the classes that getParameterTypes(), getReturnType(), getType(),
+        /// getDeclaringClass(), getSuperclass() and getInterfaces() name
+        /// (SOLAR's model). Without it the arrays stay empty, as in the
+        /// paper's bddbddb implementation, calls on their elements are
+        /// reported unresolved, and those methods return no Class object.
         #[arg(long)]
         member_arrays: bool,
         /// The BDD variable order, in bddbddb's `.bddvarorder` form

@@ -62,7 +62,7 @@ const IDIOMS: &[&str] = &[
 /// `--member-arrays` (see
 /// `calls_on_member_arrays_are_unresolved_without_member_arrays` for the
 /// default).
-const MEMBER_ARRAY_IDIOMS: &[&str] = &["DeclaredMethods", "Arity"];
+const MEMBER_ARRAY_IDIOMS: &[&str] = &["DeclaredMethods", "Arity", "Metaobjects"];
 
 /// The output of `refract run` on a script of `queries` against `db`.
 fn query(dir: &Path, db: &Path, queries: &str) -> String {
