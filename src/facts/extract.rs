@@ -116,6 +116,8 @@ pub struct FactsBuilder {
     /// The input objects (`<input string>`, `<property value>`,
     /// `<manifest value>`), each once a call needs it.
     input_heaps: FxHashMap<InputObject, u32>,
+    /// The application's methods (`applicationMethod`), by id.
+    application_methods: FxHashSet<u32>,
     /// The merged object of each exception type, by type (`None`: not an
     /// exception type).
     pub(super) exception_heaps: FxHashMap<u32, Option<u32>>,
@@ -205,6 +207,7 @@ impl FactsBuilder {
             string_heaps: FxHashMap::default(),
             class_heaps: FxHashMap::default(),
             input_heaps: FxHashMap::default(),
+            application_methods: FxHashSet::default(),
             exception_heaps: FxHashMap::default(),
             vars: vec![(u32::MAX, "<global>".into())],
             sites: Vec::new(),
@@ -339,6 +342,7 @@ impl FactsBuilder {
             self.modifiers_of(R::MethodModifier, id, m.access, false, false);
             if !is_library {
                 self.add(R::ApplicationMethod, &[id]);
+                self.application_methods.insert(id);
             }
             match m.name.as_str() {
                 "<init>" => {
@@ -863,7 +867,16 @@ impl FactsBuilder {
             if super::reflection_api::is_class_by_name(signature) {
                 self.add(R::ModelledResult, &[i]);
             } else if let Some(default) = super::reflection_api::string_input(signature) {
-                let kind = InputObject::of(signature);
+                let mut kind = InputObject::of(signature);
+                // The JDK's own manifest reads (Package, URLClassPath,
+                // the launcher) return plain input: their values flowed
+                // into the JDK's string pools, and every application
+                // forName that reads such a pool loaded the classes the
+                // manifests name (hsqldb: its Main-Class, a Swing GUI,
+                // and 30,000 more methods reached).
+                if kind == InputObject::Manifest && !self.application_methods.contains(&m) {
+                    kind = InputObject::Input;
+                }
                 self.add(R::ModelledResult, &[i]);
                 let h = self.input_heap(kind);
                 self.add(R::VP0, &[g(r), h]);
