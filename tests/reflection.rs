@@ -869,24 +869,6 @@ fn analysis_completes_against_the_jdk_java_base() {
     );
 }
 
-/// The java launcher runs before main: LauncherHelper.loadMainClass
-/// loads the main class by name and validateMainClass looks its main
-/// method up, the two edges reftrace records in every run
-/// (`tests/data/traces/Manifests.tsv` was cut to the application's rows;
-/// the full trace has them).
-#[test]
-fn the_launcher_loads_the_main_class_against_the_jdk_java_base() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = analyze_against_java_base(dir.path(), "ConstantForName", "points-to");
-    let targets = refract(&["export", "targets", &db.display().to_string()]);
-    for row in [
-        "sun.launcher.LauncherHelper\tloadMainClass\t(ILjava/lang/String;)Ljava/lang/Class;\t95\t808\tClass.forName\tConstantForName\n",
-        "sun.launcher.LauncherHelper\tvalidateMainClass\t(Ljava/lang/Class;)V\t16\t864\tClass.getMethod\tConstantForName.main\n",
-    ] {
-        assert!(targets.contains(row), "{row}");
-    }
-}
-
 /// With the JDK's own `System.getProperty` and `Properties` behind the
 /// calls, a property is still input and its default a source: the
 /// program's targets are those of the run without the JDK. Followed into
