@@ -596,6 +596,7 @@ mod tests {
                     || sig == HANDLE_AS_TYPE
                     || ANNOTATION_READS.contains(&sig)
                     || definition_label(sig).is_some()
+                    || METAOBJECT_CLASSES.iter().any(|x| x.0 == sig)
                     || GET_METHODS
                         .iter()
                         .chain(GET_FIELDS)
