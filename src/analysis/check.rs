@@ -195,7 +195,7 @@ pub fn check(
     let mut out = Check::default();
     let mut traced_sites: BTreeSet<Caller> = BTreeSet::new();
     let mut matched: BTreeMap<usize, usize> = BTreeMap::new(); // static site -> traced edges there
-    for edge in edges {
+    for (n, edge) in edges.into_iter().enumerate() {
         traced_sites.insert(edge.caller.clone());
         // The static sites of the edge's API at its caller.
         let candidates: Vec<usize> = match &edge.caller {
@@ -228,7 +228,7 @@ pub fn check(
             Some(&k) => !app_methods.contains(&sites[k].site.caller),
             None => is_jdk_class(edge.caller.class()),
         };
-        let outcome = if edge.failed || missing.contains(&(edge.api.clone(), edge.target.clone())) {
+        let outcome = if edge.failed || missing.contains(&n) {
             Outcome::Failed
         } else if is_generated(&edge.target) {
             Outcome::Generated
@@ -281,8 +281,9 @@ pub fn check(
     Ok(out)
 }
 
-/// The member lookups by name (`Class.getMethod`, `getField` and their
-/// declared forms) whose traced target, `Class.name`, names a class of
+/// The indexes in `edges` of the member lookups by name
+/// (`Class.getMethod`, `getField` and their declared forms) whose traced
+/// target, `Class.name`, names a class of
 /// the database that has no member of that name: neither declared by it
 /// nor, for the public lookups, by a supertype. Such a lookup threw, and
 /// the run took no edge. Lookups on classes the database does not hold
@@ -290,10 +291,10 @@ pub fn check(
 fn missing_members(
     db: &mut Database,
     edges: &[TracedEdge],
-) -> Result<BTreeSet<(String, String)>, DatabaseError> {
-    // (api, target) -> (class, member name, methods or fields, declared only)
-    let mut asked: BTreeMap<(String, String), (u64, String, bool, bool)> = BTreeMap::new();
-    for e in edges {
+) -> Result<BTreeSet<usize>, DatabaseError> {
+    // edge -> (class, member name, methods or fields, declared only)
+    let mut asked: BTreeMap<usize, (u64, String, bool, bool)> = BTreeMap::new();
+    for (n, e) in edges.iter().enumerate() {
         let (methods, declared) = match e.api.as_str() {
             "Class.getMethod" => (true, false),
             "Class.getDeclaredMethod" => (true, true),
@@ -305,10 +306,7 @@ fn missing_members(
             continue;
         };
         if let Some(t) = db.id("T", class) {
-            asked.insert(
-                (e.api.clone(), e.target.clone()),
-                (t, name.to_string(), methods, declared),
-            );
+            asked.insert(n, (t, name.to_string(), methods, declared));
         }
     }
     let mut out = BTreeSet::new();
@@ -337,16 +335,19 @@ fn missing_members(
             }
         }
     }
-    for (key, (t, name, methods, declared)) in asked {
-        let own = BTreeSet::from([t]);
-        let holders = if declared { &own } else { &supers[&t] };
-        let found = holders.iter().any(|&h| {
-            declares
-                .get(&(h, methods))
-                .is_some_and(|names| names.contains(&name))
-        });
+    let declares_name = |h: u64, methods: bool, name: &str| {
+        declares
+            .get(&(h, methods))
+            .is_some_and(|names| names.contains(name))
+    };
+    for (n, (t, name, methods, declared)) in asked {
+        let found = if declared {
+            declares_name(t, methods, &name)
+        } else {
+            supers[&t].iter().any(|&h| declares_name(h, methods, &name))
+        };
         if !found {
-            out.insert(key);
+            out.insert(n);
         }
     }
     Ok(out)

@@ -867,16 +867,7 @@ impl FactsBuilder {
             if super::reflection_api::is_class_by_name(signature) {
                 self.add(R::ModelledResult, &[i]);
             } else if let Some(default) = super::reflection_api::string_input(signature) {
-                let mut kind = InputObject::of(signature);
-                // The JDK's own manifest reads (Package, URLClassPath,
-                // the launcher) return plain input: their values flowed
-                // into the JDK's string pools, and every application
-                // forName that reads such a pool loaded the classes the
-                // manifests name (hsqldb: its Main-Class, a Swing GUI,
-                // and 30,000 more methods reached).
-                if kind == InputObject::Manifest && !self.application_methods.contains(&m) {
-                    kind = InputObject::Input;
-                }
+                let kind = InputObject::of(signature, self.application_methods.contains(&m));
                 self.add(R::ModelledResult, &[i]);
                 let h = self.input_heap(kind);
                 self.add(R::VP0, &[g(r), h]);
