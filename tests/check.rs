@@ -56,6 +56,17 @@ fn check(args: &[&str]) -> Output {
     refract(&all)
 }
 
+/// The (api, target, outcome) of each application caller's edge in the
+/// TSV of `refract check`.
+fn application_outcomes(tsv: &str) -> Vec<(&str, &str, &str)> {
+    tsv.lines()
+        .skip(1)
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .filter(|c| c[7] == "application")
+        .map(|c| (c[5], c[6], c[8]))
+        .collect()
+}
+
 #[test]
 fn a_tsv_trace_gives_recall_and_every_missed_edge_with_its_reason() {
     let o = check(&["tests/data/traces/invoke-specinput.tsv"]);
@@ -257,13 +268,7 @@ fn the_api_models_find_every_application_edge_of_their_traced_fixtures() {
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let out = String::from_utf8(o.stdout).unwrap();
-    let mut got: Vec<(&str, &str, &str)> = out
-        .lines()
-        .skip(1)
-        .map(|l| l.split('\t').collect::<Vec<_>>())
-        .filter(|c| c[7] == "application")
-        .map(|c| (c[5], c[6], c[8]))
-        .collect();
+    let mut got = application_outcomes(&out);
     let want = [
         ("Class.forName", "Lookups$Dog", "found"),
         ("Class.getMethod", "Lookups$Dog.speak", "found"),
@@ -341,12 +346,7 @@ fn the_classes_metaobjects_give_find_every_edge_of_their_traced_fixture() {
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let out = String::from_utf8(o.stdout).unwrap();
-    let mut got: Vec<(&str, &str, &str)> = out
-        .lines()
-        .skip(1)
-        .map(|l| l.split('\t').collect::<Vec<_>>())
-        .map(|c| (c[5], c[6], c[8]))
-        .collect();
+    let mut got = application_outcomes(&out);
     let want = [
         ("Class.getMethod", "Metaobjects$Holder.use", "found"),
         ("Class.getConstructor", "r.Counter.<init>", "found"),
