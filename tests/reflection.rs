@@ -55,6 +55,7 @@ const IDIOMS: &[&str] = &[
     "Concatenated",
     "Inferred",
     "Sinks",
+    "Privileged",
 ];
 
 /// The idioms that read the arrays of `getDeclaredMethods()` and
@@ -800,7 +801,7 @@ fn bad_specifications_and_roots_are_reported() {
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
          (classes with a main method: Annotated, Arity, ArrayElements, Callbacks, Casts, Concatenated, \
-         ConstantForName, Constructors, Containers, CopyOf, and 26 more)\n"
+         ConstantForName, Constructors, Containers, CopyOf, and 27 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),
@@ -1285,5 +1286,46 @@ fn a_class_defined_by_a_loader_is_unsound_against_the_jdk_java_base() {
             format!("MethodHandles.Lookup.defineClass Generated.main([Ljava/lang/String;)V @ 26 (line 17): {tail}"),
         ],
         "{report}"
+    );
+}
+
+/// Each `AccessController.doPrivileged` call runs its own action
+/// (`queries/models/privileged.dl`): the call's edge goes to that
+/// action's `run()`, not into doPrivileged, and the name each action
+/// returns reaches only its own call's `forName` (the exported targets
+/// are the traced run's, `tests/data/traces/Privileged.tsv`).
+#[test]
+fn each_privileged_call_runs_its_own_action() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("privileged.db");
+    analyze("Privileged", "points-to", &empty_spec(dir.path()), &db);
+    let calls = query(
+        dir.path(),
+        &db,
+        "e(i, m) :- IE(i, m), mI(\"<Privileged: void main(java.lang.String[])>\", i, _), \
+         methodSig(m, \"java.lang.Object run()\").\n\
+         e(i, m)?\n",
+    );
+    let rows: Vec<&str> = calls.lines().skip(2).map(str::trim).collect();
+    assert_eq!(
+        rows,
+        [
+            "<Privileged: void main(java.lang.String[])>[7@L28] invokestatic <java.security.AccessController: java.lang.Object doPrivileged(java.security.PrivilegedAction)>           | <Privileged$UpperName: java.lang.Object run()>",
+            "<Privileged: void main(java.lang.String[])>[43@L30] invokestatic <java.security.AccessController: java.lang.Object doPrivileged(java.security.PrivilegedExceptionAction)> | <Privileged$LowerName: java.lang.Object run()>",
+            "2 tuples",
+        ],
+        "{calls}"
+    );
+    let check = refract(&[
+        "check",
+        &db.display().to_string(),
+        &root()
+            .join("tests/data/traces/Privileged.tsv")
+            .display()
+            .to_string(),
+    ]);
+    assert!(
+        check.contains("all                                   6/6   1.00\n"),
+        "{check}"
     );
 }

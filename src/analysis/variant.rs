@@ -51,7 +51,10 @@ impl Variant {
     /// read a specification file (`--spec`), to the variants that resolve
     /// reflection (`sound` always reads one).
     pub fn rule_files(self, member_arrays: bool, spec: bool) -> Vec<(&'static str, &'static str)> {
-        let mut files = vec![("pointsto.dl", POINTSTO)];
+        let mut files = vec![
+            ("pointsto.dl", POINTSTO),
+            ("models/privileged.dl", PRIVILEGED),
+        ];
         match self {
             Variant::None => {}
             Variant::Local => files.extend([
@@ -102,6 +105,9 @@ impl Variant {
 }
 
 const POINTSTO: &str = include_str!("../../queries/pointsto.dl");
+/// AccessController.doPrivileged (`queries/models/privileged.dl`): part of
+/// the points-to analysis, in every variant.
+const PRIVILEGED: &str = include_str!("../../queries/models/privileged.dl");
 const REFLECTION: &str = include_str!("../../queries/reflection.dl");
 const LOCAL: &str = include_str!("../../queries/reflection-local.dl");
 const STRINGS: &str = include_str!("../../queries/reflection-strings.dl");

@@ -1,25 +1,18 @@
 //! Library calls answered at each call site rather than in the callee.
 //!
-//! Some library methods only move their caller's own objects around:
-//! `System.arraycopy(src, _, dst, _, _)` copies the elements of one of
-//! the caller's arrays into another, and `AccessController.doPrivileged`
-//! returns what its action's `run()` returns. Analysed in the callee,
-//! context-insensitively, each pools what all its callers pass: the
-//! model of `arraycopy` copied the elements of every array ever copied
-//! into every array ever copied into, and the return variable of
-//! `doPrivileged` held the result of every privileged action of the JDK.
-//! Each caller has the objects at hand, so this pass does the work at
-//! the call site:
+//! `System.arraycopy(src, _, dst, _, _)` only moves its caller's own
+//! objects around: it copies the elements of one of the caller's arrays
+//! into another. Analysed in the callee, context-insensitively, it pools
+//! what all its callers pass: the model of `arraycopy` copied the
+//! elements of every array ever copied into every array ever copied
+//! into. Each caller has the arrays at hand, so this pass does the copy
+//! at the call site: `dst[*] = src[*]`, through a fresh variable
+//! `copy@bci`; the call stays (its native body is empty).
 //!
-//! - `System.arraycopy(src, _, dst, _, _)`: `dst[*] = src[*]`, through a
-//!   fresh variable `copy@bci`; the call stays (its native body is empty);
-//! - `r = AccessController.doPrivileged(action, …)`: `r = action.run()`,
-//!   a call of the action's interface method at the same bytecode index;
-//!   the original call stays for the call graph but no longer returns
-//!   into `r`.
+//! (`AccessController.doPrivileged`, answered here before, is modelled
+//! in `queries/models/privileged.dl`.)
 
-use super::{Invoke, MethodIr, Stmt, Var};
-use crate::classfile::model::MemberRef;
+use super::{MethodIr, Stmt, Var};
 
 /// The class, name and descriptor of `System.arraycopy`.
 const ARRAYCOPY: (&str, &str, &str) = (
@@ -28,100 +21,45 @@ const ARRAYCOPY: (&str, &str, &str) = (
     "(Ljava/lang/Object;ILjava/lang/Object;II)V",
 );
 
-/// The action interfaces of `doPrivileged`, as the first parameter of its
-/// descriptor spells them, with their binary names.
-const PRIVILEGED_ACTIONS: &[(&str, &str)] = &[
-    (
-        "(Ljava/security/PrivilegedAction;",
-        "java.security.PrivilegedAction",
-    ),
-    (
-        "(Ljava/security/PrivilegedExceptionAction;",
-        "java.security.PrivilegedExceptionAction",
-    ),
-];
-
-/// A statement to add, found while the call sites are visited.
-enum Answer {
-    /// `dst[*] = src[*]`.
-    Copy { bci: u32, src: Var, dst: Var },
-    /// `result = action.run()`.
-    Run {
-        call: Invoke,
-        action: Var,
-        iface: &'static str,
-    },
+/// A copy to add, `dst[*] = src[*]`, found while the call sites are
+/// visited.
+struct Copy {
+    bci: u32,
+    src: Var,
+    dst: Var,
 }
 
-/// Adds, at each call of `System.arraycopy` and
-/// `AccessController.doPrivileged*`, the statements that answer it (see
-/// the module documentation).
+/// Adds, at each call of `System.arraycopy`, the copy that answers it
+/// (see the module documentation).
 pub fn answer_at_call_sites(ir: &mut MethodIr) {
     let mut answers = Vec::new();
-    for s in ir.stmts.iter_mut() {
+    for s in ir.stmts.iter() {
         let Stmt::Invoke(call) = s else {
             continue;
         };
         let t = &call.target;
         if (t.class.as_str(), t.name.as_str(), t.desc.as_str()) == ARRAYCOPY {
             if let (Some(Some(src)), Some(Some(dst))) = (call.args.first(), call.args.get(2)) {
-                answers.push(Answer::Copy {
+                answers.push(Copy {
                     bci: call.bci,
                     src: *src,
                     dst: *dst,
                 });
             }
-        } else if let Some(iface) = privileged_action(t) {
-            if let (Some(Some(action)), Some(_)) = (call.args.first(), call.result) {
-                let action = *action;
-                let answered = call.clone();
-                call.result = None;
-                answers.push(Answer::Run {
-                    call: answered,
-                    action,
-                    iface,
-                });
-            }
         }
     }
-    for answer in answers {
-        match answer {
-            Answer::Copy { bci, src, dst } => {
-                let elem = ir.new_var(format!("copy@{bci}"), "java.lang.Object");
-                ir.stmts.push(Stmt::ArrayLoad {
-                    dst: elem,
-                    base: src,
-                });
-                ir.stmts.push(Stmt::ArrayStore {
-                    base: dst,
-                    index: None,
-                    src: elem,
-                });
-            }
-            Answer::Run {
-                call,
-                action,
-                iface,
-            } => {
-                let target = (iface, "run", "()Ljava/lang/Object;");
-                let run = call.interface_call_beside(target, action, Vec::new(), call.result);
-                ir.stmts.push(Stmt::Invoke(run));
-            }
-        }
+    for Copy { bci, src, dst } in answers {
+        let elem = ir.new_var(format!("copy@{bci}"), "java.lang.Object");
+        ir.stmts.push(Stmt::ArrayLoad {
+            dst: elem,
+            base: src,
+        });
+        ir.stmts.push(Stmt::ArrayStore {
+            base: dst,
+            index: None,
+            src: elem,
+        });
     }
-}
-
-/// The action interface of a `doPrivileged` variant of
-/// `AccessController`, if `target` is one.
-fn privileged_action(target: &MemberRef) -> Option<&'static str> {
-    if target.class != "java.security.AccessController" || !target.name.starts_with("doPrivileged")
-    {
-        return None;
-    }
-    PRIVILEGED_ACTIONS
-        .iter()
-        .find(|(prefix, _)| target.desc.starts_with(prefix))
-        .map(|(_, iface)| *iface)
 }
 
 #[cfg(test)]
@@ -168,42 +106,6 @@ mod tests {
                     src: elem
                 },
             ]
-        );
-    }
-
-    #[test]
-    fn do_privileged_returns_its_actions_run_at_the_call_site() {
-        let mut ir = MethodIr::skeleton(
-            true,
-            "C",
-            &["java.security.PrivilegedExceptionAction".into()],
-            "java.lang.Object",
-        );
-        let (action, r) = (ir.params[0].unwrap(), ir.ret.unwrap());
-        let desc = "(Ljava/security/PrivilegedExceptionAction;)Ljava/lang/Object;";
-        ir.stmts.push(call(
-            "java.security.AccessController",
-            "doPrivileged",
-            desc,
-            vec![Some(action)],
-            Some(r),
-        ));
-        answer_at_call_sites(&mut ir);
-        let Stmt::Invoke(original) = &ir.stmts[0] else {
-            panic!()
-        };
-        assert_eq!(original.result, None);
-        let Stmt::Invoke(run) = &ir.stmts[1] else {
-            panic!()
-        };
-        assert_eq!(run.target.class, "java.security.PrivilegedExceptionAction");
-        assert_eq!(
-            (run.target.name.as_str(), run.kind),
-            ("run", InvokeKind::Interface)
-        );
-        assert_eq!(
-            (run.receiver, run.result, run.bci),
-            (Some(action), Some(r), 7)
         );
     }
 

@@ -12,7 +12,7 @@
 //! - [`invokedynamic`]: string concatenation and lambdas;
 //! - [`natives`]: models of JDK natives that move objects or start code;
 //! - [`call_site_models`]: library calls answered where they are called
-//!   (`System.arraycopy`, `AccessController.doPrivileged`);
+//!   (`System.arraycopy`);
 //! - [`containers`]: the JDK's collections, each object with its own
 //!   elements, answered at each call site;
 //! - [`copies`]: removing the variables that only copy another;

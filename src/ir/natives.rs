@@ -2,8 +2,9 @@
 //! start execution elsewhere. This is the one place they are listed.
 //!
 //! A model stands in for a method that has no bytecode body (`native`).
-//! Methods that the JDK at hand implements in Java (for example
-//! `AccessController.doPrivileged` since JDK 17) keep their own code.
+//! Methods that the JDK at hand implements in Java keep their own code.
+//! (`AccessController.doPrivileged`, native before JDK 17, needs no body:
+//! `queries/models/privileged.dl` replaces its calls.)
 
 use super::{Invoke, InvokeKind, MethodIr, Stmt};
 use crate::classfile::descriptor::MethodDesc;
@@ -21,9 +22,6 @@ pub enum NativeModel {
     ReturnThis,
     /// `Thread.start0`: calls `this.run()`.
     ThreadRun,
-    /// `AccessController.doPrivileged(action, …)`: returns
-    /// `action.run()`. The interface is the first parameter's type.
-    PrivilegedRun,
 }
 
 /// Every modelled native, by Soot signature.
@@ -32,8 +30,14 @@ pub const NATIVES: &[(&str, NativeModel)] = &[
         "<java.lang.System: void arraycopy(java.lang.Object,int,java.lang.Object,int,int)>",
         NativeModel::ArrayCopy,
     ),
-    ("<java.lang.Object: java.lang.Object clone()>", NativeModel::ReturnThis),
-    ("<java.lang.String: java.lang.String intern()>", NativeModel::ReturnThis),
+    (
+        "<java.lang.Object: java.lang.Object clone()>",
+        NativeModel::ReturnThis,
+    ),
+    (
+        "<java.lang.String: java.lang.String intern()>",
+        NativeModel::ReturnThis,
+    ),
     (
         "<java.lang.Throwable: java.lang.Throwable fillInStackTrace(int)>",
         NativeModel::ReturnThis,
@@ -43,22 +47,6 @@ pub const NATIVES: &[(&str, NativeModel)] = &[
         NativeModel::ReturnThis,
     ),
     ("<java.lang.Thread: void start0()>", NativeModel::ThreadRun),
-    (
-        "<java.security.AccessController: java.lang.Object doPrivileged(java.security.PrivilegedAction)>",
-        NativeModel::PrivilegedRun,
-    ),
-    (
-        "<java.security.AccessController: java.lang.Object doPrivileged(java.security.PrivilegedAction,java.security.AccessControlContext)>",
-        NativeModel::PrivilegedRun,
-    ),
-    (
-        "<java.security.AccessController: java.lang.Object doPrivileged(java.security.PrivilegedExceptionAction)>",
-        NativeModel::PrivilegedRun,
-    ),
-    (
-        "<java.security.AccessController: java.lang.Object doPrivileged(java.security.PrivilegedExceptionAction,java.security.AccessControlContext)>",
-        NativeModel::PrivilegedRun,
-    ),
 ];
 
 /// The model for a method signature, if it is one of [`NATIVES`].
@@ -97,25 +85,6 @@ pub fn body(model: NativeModel, class: &str, is_static: bool, desc: &MethodDesc)
                     receiver: Some(this),
                     args: Vec::new(),
                     result: None,
-                    exception: None,
-                }));
-            }
-        }
-        NativeModel::PrivilegedRun => {
-            if let (Some(action), Some(iface)) = (param(&ir, 0), desc.params.first()) {
-                let result = ir.ret;
-                ir.stmts.push(Stmt::Invoke(Invoke {
-                    bci: 0,
-                    kind: InvokeKind::Interface,
-                    target: MemberRef {
-                        class: iface.clone(),
-                        name: "run".into(),
-                        desc: "()Ljava/lang/Object;".into(),
-                        interface: true,
-                    },
-                    receiver: Some(action),
-                    args: Vec::new(),
-                    result,
                     exception: None,
                 }));
             }
