@@ -969,7 +969,9 @@ fn a_specification_takes_effect_in_every_resolving_variant() {
 /// `Array.newInstance` with the Class object of its argument's class
 /// (`original.getClass()`, then `getComponentType()`): the site makes
 /// exactly the String and Integer arrays that the traced run made
-/// (`tests/data/traces/CopyOf.tsv`, by reftrace).
+/// (`tests/data/traces/CopyOf.tsv`, by reftrace), and the `r.Upper[]`
+/// that `ArrayList.toArray(new Upper[0])` asks for with its argument's
+/// class (the summary of `toArray` keeps `a.getClass()`).
 #[test]
 fn arrays_copy_of_in_java_base_makes_arrays_of_its_arguments_components() {
     let dir = tempfile::tempdir().unwrap();
@@ -979,12 +981,13 @@ fn arrays_copy_of_in_java_base_makes_arrays_of_its_arguments_components() {
         refract(&["export", "targets", &db]),
         "caller_class\tcaller_method\tcaller_desc\tbci\tline\tapi\ttarget\n\
          java.util.Arrays\tcopyOf\t([Ljava/lang/Object;ILjava/lang/Class;)[Ljava/lang/Object;\t18\t3513\tArray.newInstance\tjava.lang.Integer\n\
-         java.util.Arrays\tcopyOf\t([Ljava/lang/Object;ILjava/lang/Class;)[Ljava/lang/Object;\t18\t3513\tArray.newInstance\tjava.lang.String\n"
+         java.util.Arrays\tcopyOf\t([Ljava/lang/Object;ILjava/lang/Class;)[Ljava/lang/Object;\t18\t3513\tArray.newInstance\tjava.lang.String\n\
+         java.util.Arrays\tcopyOf\t([Ljava/lang/Object;ILjava/lang/Class;)[Ljava/lang/Object;\t18\t3513\tArray.newInstance\tr.Upper\n"
     );
     let trace = root().join("tests/data/traces/CopyOf.tsv");
     let check = refract(&["check", &db, &trace.display().to_string()]);
     assert!(
-        check.contains("Array.newInstance                 0/0      -          2/2   1.00\n"),
+        check.contains("Array.newInstance                 0/0      -          3/3   1.00\n"),
         "{check}"
     );
 }

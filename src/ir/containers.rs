@@ -231,18 +231,45 @@ pub fn is_container_type(class: &str) -> bool {
     is_modelled(class) || VIEW_INTERFACES.contains(&class) || SUPERTYPES.contains(&class)
 }
 
+/// Calls on a parameter whose result is kept in a summary: the Class
+/// object of an argument and its component type. `toArray(T[] a)` makes
+/// its result with `Arrays.copyOf(elements, size, a.getClass())` or
+/// `Array.newInstance(a.getClass().getComponentType(), size)`: with the
+/// class kept, those calls see the caller's array type (a Class object
+/// only names a type, so nothing is pooled through it), and their
+/// `Array.newInstance` makes arrays of the types the run made.
+const CLASS_OF: &[(&str, &str, &str)] = &[
+    ("java.lang.Object", "getClass", "()Ljava/lang/Class;"),
+    ("java.lang.Class", "getComponentType", "()Ljava/lang/Class;"),
+];
+
+/// Whether `call` is one of [`CLASS_OF`].
+fn is_class_of(call: &Invoke) -> bool {
+    let t = &call.target;
+    CLASS_OF
+        .iter()
+        .any(|&(c, n, d)| (t.class.as_str(), t.name.as_str(), t.desc.as_str()) == (c, n, d))
+}
+
 /// The summary of a modelled instance method: only its calls whose
-/// receiver is `this` or a parameter (or a copy or cast of one) remain,
-/// passing on only such variables, and returning nothing.
+/// receiver is `this` or a parameter (or a copy or cast of one, or the
+/// Class object of one, see [`CLASS_OF`]) remain, passing on only such
+/// variables, and returning nothing.
 pub fn summary_body(mut ir: MethodIr) -> MethodIr {
     let mut own: FxHashSet<Var> = ir.params.iter().flatten().copied().collect();
     loop {
         let before = own.len();
         for s in &ir.stmts {
-            if let Stmt::Assign { dst, src } | Stmt::Cast { dst, src, .. } = s {
-                if own.contains(src) {
+            match s {
+                Stmt::Assign { dst, src } | Stmt::Cast { dst, src, .. } if own.contains(src) => {
                     own.insert(*dst);
                 }
+                Stmt::Invoke(call)
+                    if is_class_of(call) && call.receiver.is_some_and(|r| own.contains(&r)) =>
+                {
+                    own.extend(call.result);
+                }
+                _ => {}
             }
         }
         if own.len() == before {
@@ -259,7 +286,9 @@ pub fn summary_body(mut ir: MethodIr) -> MethodIr {
                         *a = None;
                     }
                 }
-                call.result = None;
+                if !is_class_of(&call) {
+                    call.result = None;
+                }
                 call.exception = None;
                 Some(Stmt::Invoke(call))
             }
@@ -978,6 +1007,65 @@ mod tests {
                 vec![None],
                 None
             )]
+        );
+    }
+
+    /// `ArrayList.toArray(T[] a)`: `Arrays.copyOf(elementData, size,
+    /// a.getClass())` keeps the argument's class (and `getComponentType`
+    /// of it), but not the pooled elements nor the copy it returns.
+    #[test]
+    fn a_summary_keeps_the_class_of_a_parameter() {
+        let mut ir = MethodIr::skeleton(
+            false,
+            "java.util.ArrayList",
+            &["java.lang.Object[]".into()],
+            "java.lang.Object[]",
+        );
+        let (this, a, ret) = (
+            ir.params[0].unwrap(),
+            ir.params[1].unwrap(),
+            ir.ret.unwrap(),
+        );
+        let (elements, class, component) = (
+            ir.new_var("elementData", "java.lang.Object[]"),
+            ir.new_var("class", "java.lang.Class"),
+            ir.new_var("component", "java.lang.Class"),
+        );
+        ir.stmts.push(Stmt::Load {
+            dst: elements,
+            base: this,
+            field: MemberRef {
+                class: "java.util.ArrayList".into(),
+                name: "elementData".into(),
+                desc: "[Ljava/lang/Object;".into(),
+                interface: false,
+            },
+        });
+        let get_class = ("java.lang.Object", "getClass", "()Ljava/lang/Class;");
+        let component_of = ("java.lang.Class", "getComponentType", "()Ljava/lang/Class;");
+        let copy_of = (
+            "java.util.Arrays",
+            "copyOf",
+            "([Ljava/lang/Object;ILjava/lang/Class;)[Ljava/lang/Object;",
+        );
+        let virtual_call = |recv, target, result| {
+            crate::ir::test_call(InvokeKind::Virtual, Some(recv), target, vec![], result)
+        };
+        ir.stmts.push(virtual_call(a, get_class, Some(class)));
+        ir.stmts
+            .push(virtual_call(class, component_of, Some(component)));
+        let copy =
+            |args, result| crate::ir::test_call(InvokeKind::Static, None, copy_of, args, result);
+        ir.stmts
+            .push(copy(vec![Some(elements), None, Some(class)], Some(ret)));
+        let ir = summary_body(ir);
+        assert_eq!(
+            ir.stmts,
+            [
+                virtual_call(a, get_class, Some(class)),
+                virtual_call(class, component_of, Some(component)),
+                copy(vec![None, None, Some(class)], None),
+            ]
         );
     }
 }
