@@ -183,6 +183,44 @@ fn lookups_of_missing_members_are_calls_that_threw() {
     );
 }
 
+/// A load by name of a class that the class path does not define threw
+/// (ClassNotFoundException), as `ResourceBundle` loading a bundle kept in
+/// a `.properties` file does; a tracer marks only a failed `forName`. A
+/// defined class, an interface without methods among them (r.Plugin has
+/// one; java.io.Serializable none, but it is not in this class path), and
+/// an array class are judged as usual.
+#[test]
+fn loads_of_classes_the_class_path_lacks_are_calls_that_threw() {
+    let t = tempfile::tempdir().unwrap();
+    let trace = t.path().join("loads.tsv");
+    std::fs::write(
+        &trace,
+        "caller_class\tcaller_method\tcaller_desc\tbci\tapi\ttarget\n\
+         Invoke\tmain\t([Ljava/lang/String;)V\t900\tClassLoader.loadClass\tr.Messages_en\n\
+         Invoke\tmain\t([Ljava/lang/String;)V\t901\tClass.forName\tr.Plugin\n\
+         Invoke\tmain\t([Ljava/lang/String;)V\t902\tClass.forName\t[Lr.Upper;\n",
+    )
+    .unwrap();
+    let o = check(&[&trace.display().to_string(), "--format", "tsv"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8(o.stdout).unwrap();
+    let outcomes: Vec<(&str, &str)> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .map(|c| (c[6], c[8]))
+        .collect();
+    assert_eq!(
+        outcomes,
+        [
+            ("r.Messages_en", "failed"),
+            ("r.Plugin", "not-in-class-path"),
+            ("r.Upper[]", "not-in-class-path"),
+        ],
+        "{out}"
+    );
+}
+
 /// A trace is a specification in every variant: its class-valued edges
 /// resolve the sites the analysis alone leaves open; what the class path
 /// lacks (a generated lambda, a JDK launcher) and forName calls that

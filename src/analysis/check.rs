@@ -190,7 +190,8 @@ pub fn check(
         .map(|t| t[0])
         .collect();
     let modelled: BTreeSet<&str> = APIS.iter().map(|a| a.0).collect();
-    let missing = missing_members(db, &edges)?;
+    let mut missing = missing_members(db, &edges)?;
+    missing.extend(missing_classes(db, &edges)?);
 
     let mut out = Check::default();
     let mut traced_sites: BTreeSet<Caller> = BTreeSet::new();
@@ -351,6 +352,46 @@ fn missing_members(
         }
     }
     Ok(out)
+}
+
+/// The indexes in `edges` of the loads of a class by name
+/// (`Class.forName`, `ClassLoader.loadClass`, `Lookup.findClass`) whose
+/// traced target is a class the database's class path does not define:
+/// such a call threw `ClassNotFoundException`, and the run took no edge.
+/// `ResourceBundle.getBundle` tries a class before a `.properties` file
+/// of each candidate name (`ResourceBundle$Control.newBundle0`, one
+/// `loadClass` per name), and a tracer marks only a failed `forName`.
+/// Array classes (`[Ljava.lang.String;`) and the classes the JVM
+/// generates (`$Proxy`, `$$Lambda`, counted apart) are not judged.
+fn missing_classes(
+    db: &mut Database,
+    edges: &[TracedEdge],
+) -> Result<BTreeSet<usize>, DatabaseError> {
+    const BY_NAME: &[&str] = &[
+        "Class.forName",
+        "ClassLoader.loadClass",
+        "MethodHandles.Lookup.findClass",
+    ];
+    let asked: Vec<(usize, Option<u64>)> = (edges.iter().enumerate())
+        .filter(|(_, e)| BY_NAME.contains(&e.api.as_str()))
+        .filter(|(_, e)| !e.target.starts_with('[') && !e.target.ends_with("[]"))
+        .filter(|(_, e)| !is_generated(&e.target))
+        .map(|(n, e)| (n, db.id("T", &e.target)))
+        .collect();
+    if asked.is_empty() {
+        return Ok(BTreeSet::new());
+    }
+    // A class is defined when it declares a method (every class has a
+    // constructor) or has modifiers (every interface is abstract).
+    let mut defined: BTreeSet<u64> = BTreeSet::new();
+    for rel in ["declaresMethod", "classModifier"] {
+        defined.extend(db.tuples_if_present(rel)?.into_iter().map(|t| t[0]));
+    }
+    Ok(asked
+        .into_iter()
+        .filter(|(_, t)| t.is_none_or(|t| !defined.contains(&t)))
+        .map(|(n, _)| n)
+        .collect())
 }
 
 /// The member name of a method or field signature
