@@ -67,6 +67,36 @@ fn application_outcomes(tsv: &str) -> Vec<(&str, &str, &str)> {
         .collect()
 }
 
+/// `refract check` of a trace of `rows` (after the TSV header), with
+/// `options`, against the checked database: its output.
+fn check_rows(rows: &str, options: &[&str]) -> String {
+    let t = tempfile::tempdir().unwrap();
+    let trace = t.path().join("trace.tsv");
+    let header = "caller_class\tcaller_method\tcaller_desc\tbci\tapi\ttarget\n";
+    std::fs::write(&trace, format!("{header}{rows}")).unwrap();
+    let mut args = vec![trace.display().to_string()];
+    args.extend(options.iter().map(|o| o.to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = check(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// Each edge's target and outcome in [`check_rows`]' TSV output.
+fn target_outcomes(rows: &str) -> Vec<(String, String)> {
+    (check_rows(rows, &["--format", "tsv"]).lines().skip(1))
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .map(|c| (c[6].to_string(), c[8].to_string()))
+        .collect()
+}
+
+/// Owned pairs, to compare with [`target_outcomes`].
+fn pairs(p: &[(&str, &str)]) -> Vec<(String, String)> {
+    p.iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect()
+}
+
 #[test]
 fn a_tsv_trace_gives_recall_and_every_missed_edge_with_its_reason() {
     let o = check(&["tests/data/traces/invoke-specinput.tsv"]);
@@ -145,38 +175,20 @@ fn bad_traces_are_refused_with_their_line_and_foreign_ones_are_said() {
 /// (r.Upper's run, from r.Plugin too) is judged as usual.
 #[test]
 fn lookups_of_missing_members_are_calls_that_threw() {
-    let t = tempfile::tempdir().unwrap();
-    let trace = t.path().join("lookups.tsv");
-    std::fs::write(
-        &trace,
-        "caller_class\tcaller_method\tcaller_desc\tbci\tapi\ttarget\n\
-         Invoke\tmain\t([Ljava/lang/String;)V\t900\tClass.getMethod\tr.Upper.__get__\n\
-         Invoke\tmain\t([Ljava/lang/String;)V\t901\tClass.getDeclaredField\tr.Upper.nosuch\n\
-         Invoke\tmain\t([Ljava/lang/String;)V\t902\tClass.getMethod\tr.Upper.run\n\
-         Invoke\tmain\t([Ljava/lang/String;)V\t903\tClass.getDeclaredField\tr.Upper.prefix\n",
-    )
-    .unwrap();
-    let o = check(&[&trace.display().to_string(), "--format", "tsv"]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let out = String::from_utf8(o.stdout).unwrap();
-    let outcomes: Vec<(&str, &str)> = out
-        .lines()
-        .skip(1)
-        .map(|l| l.split('\t').collect::<Vec<_>>())
-        .map(|c| (c[6], c[8]))
-        .collect();
+    let rows = "Invoke\tmain\t([Ljava/lang/String;)V\t900\tClass.getMethod\tr.Upper.__get__\n\
+                Invoke\tmain\t([Ljava/lang/String;)V\t901\tClass.getDeclaredField\tr.Upper.nosuch\n\
+                Invoke\tmain\t([Ljava/lang/String;)V\t902\tClass.getMethod\tr.Upper.run\n\
+                Invoke\tmain\t([Ljava/lang/String;)V\t903\tClass.getDeclaredField\tr.Upper.prefix\n";
     assert_eq!(
-        outcomes,
-        [
+        target_outcomes(rows),
+        pairs(&[
             ("r.Upper.__get__", "failed"),
             ("r.Upper.nosuch", "failed"),
             ("r.Upper.run", "not-in-class-path"),
             ("r.Upper.prefix", "not-in-class-path"),
-        ],
-        "{out}"
+        ])
     );
-    let o = check(&[&trace.display().to_string()]);
-    let text = String::from_utf8(o.stdout).unwrap();
+    let text = check_rows(rows, &[]);
     assert!(
         text.contains("calls that threw (a missing class or member): 2\n"),
         "{text}"
@@ -186,38 +198,20 @@ fn lookups_of_missing_members_are_calls_that_threw() {
 /// A load by name of a class that the class path does not define threw
 /// (ClassNotFoundException), as `ResourceBundle` loading a bundle kept in
 /// a `.properties` file does; a tracer marks only a failed `forName`. A
-/// defined class, an interface without methods among them (r.Plugin has
-/// one; java.io.Serializable none, but it is not in this class path), and
-/// an array class are judged as usual.
+/// defined class (here an interface) and an array class are judged as
+/// usual.
 #[test]
 fn loads_of_classes_the_class_path_lacks_are_calls_that_threw() {
-    let t = tempfile::tempdir().unwrap();
-    let trace = t.path().join("loads.tsv");
-    std::fs::write(
-        &trace,
-        "caller_class\tcaller_method\tcaller_desc\tbci\tapi\ttarget\n\
-         Invoke\tmain\t([Ljava/lang/String;)V\t900\tClassLoader.loadClass\tr.Messages_en\n\
-         Invoke\tmain\t([Ljava/lang/String;)V\t901\tClass.forName\tr.Plugin\n\
-         Invoke\tmain\t([Ljava/lang/String;)V\t902\tClass.forName\t[Lr.Upper;\n",
-    )
-    .unwrap();
-    let o = check(&[&trace.display().to_string(), "--format", "tsv"]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let out = String::from_utf8(o.stdout).unwrap();
-    let outcomes: Vec<(&str, &str)> = out
-        .lines()
-        .skip(1)
-        .map(|l| l.split('\t').collect::<Vec<_>>())
-        .map(|c| (c[6], c[8]))
-        .collect();
+    let rows = "Invoke\tmain\t([Ljava/lang/String;)V\t900\tClassLoader.loadClass\tr.Messages_en\n\
+                Invoke\tmain\t([Ljava/lang/String;)V\t901\tClass.forName\tr.Plugin\n\
+                Invoke\tmain\t([Ljava/lang/String;)V\t902\tClass.forName\t[Lr.Upper;\n";
     assert_eq!(
-        outcomes,
-        [
+        target_outcomes(rows),
+        pairs(&[
             ("r.Messages_en", "failed"),
             ("r.Plugin", "not-in-class-path"),
             ("r.Upper[]", "not-in-class-path"),
-        ],
-        "{out}"
+        ])
     );
 }
 
