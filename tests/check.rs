@@ -56,6 +56,13 @@ fn check(args: &[&str]) -> Output {
     refract(&all)
 }
 
+/// `refract check DB TRACE... --format tsv`, which must succeed: its TSV.
+fn check_tsv(db: &str, traces: &[&str]) -> String {
+    let o = refract(&[&["check", db], traces, &["--format", "tsv"]].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout).unwrap()
+}
+
 /// The (api, target, outcome) of each application caller's edge in the
 /// TSV of `refract check`.
 fn application_outcomes(tsv: &str) -> Vec<(&str, &str, &str)> {
@@ -286,20 +293,17 @@ fn the_api_models_find_every_application_edge_of_their_traced_fixtures() {
         ],
         &db,
     );
-    let o = refract(&[
-        "check",
+    let out = check_tsv(
         &db.display().to_string(),
-        "tests/data/traces/TypedFields.tsv",
-        "tests/data/traces/NewArrays.tsv",
-        "tests/data/traces/Lookups.tsv",
-        "tests/data/traces/Proxies.tsv",
-        "tests/data/traces/ServiceFiles.tsv",
-        "tests/data/traces/Manifests.tsv",
-        "--format",
-        "tsv",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let out = String::from_utf8(o.stdout).unwrap();
+        &[
+            "tests/data/traces/TypedFields.tsv",
+            "tests/data/traces/NewArrays.tsv",
+            "tests/data/traces/Lookups.tsv",
+            "tests/data/traces/Proxies.tsv",
+            "tests/data/traces/ServiceFiles.tsv",
+            "tests/data/traces/Manifests.tsv",
+        ],
+    );
     let mut got = application_outcomes(&out);
     let want = [
         ("Class.forName", "Lookups$Dog", "found"),
@@ -369,15 +373,7 @@ fn the_classes_metaobjects_give_find_every_edge_of_their_traced_fixture() {
         &db,
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let o = refract(&[
-        "check",
-        &db,
-        "tests/data/traces/Metaobjects.tsv",
-        "--format",
-        "tsv",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let out = String::from_utf8(o.stdout).unwrap();
+    let out = check_tsv(&db, &["tests/data/traces/Metaobjects.tsv"]);
     let mut got = application_outcomes(&out);
     let want = [
         ("Class.getMethod", "Metaobjects$Holder.use", "found"),
@@ -461,9 +457,7 @@ fn inference_finds_every_application_edge_of_its_traced_fixtures() {
             .unwrap();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let db = db.display().to_string();
-        let o = refract(&[&["check", db.as_str()], &traces[..], &["--format", "tsv"]].concat());
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        let out = String::from_utf8(o.stdout).unwrap();
+        let out = check_tsv(&db, &traces);
         let rows: Vec<Vec<String>> = out
             .lines()
             .skip(1)

@@ -318,7 +318,7 @@ fn missing_members(
     let classes: BTreeSet<u64> = asked.values().map(|a| a.0).collect();
     let mut supers: BTreeMap<u64, BTreeSet<u64>> =
         classes.iter().map(|&t| (t, BTreeSet::from([t]))).collect();
-    for t in db.tuples_if_present("aT")? {
+    for t in rows_with(db, "aT", 1, &classes)? {
         if let Some(set) = supers.get_mut(&t[1]) {
             set.insert(t[0]);
         }
@@ -327,12 +327,10 @@ fn missing_members(
     // The names each of those classes declares, methods and fields apart.
     let mut declares: HashMap<(u64, bool), BTreeSet<String>> = HashMap::new();
     for (rel, domain, methods) in [("declaresMethod", "M", true), ("declaresField", "F", false)] {
-        for t in db.tuples_if_present(rel)? {
-            if wanted.contains(&t[0]) {
-                let member = db.name(domain, t[1]);
-                if let Some(name) = member_name(&member) {
-                    declares.entry((t[0], methods)).or_default().insert(name);
-                }
+        for t in rows_with(db, rel, 0, &wanted)? {
+            let member = db.name(domain, t[1]);
+            if let Some(name) = member_name(&member) {
+                declares.entry((t[0], methods)).or_default().insert(name);
             }
         }
     }
@@ -378,20 +376,35 @@ fn missing_classes(
         .filter(|(_, e)| !is_generated(&e.target))
         .map(|(n, e)| (n, db.id("T", &e.target)))
         .collect();
-    if asked.is_empty() {
-        return Ok(BTreeSet::new());
-    }
+    let named: BTreeSet<u64> = asked.iter().filter_map(|a| a.1).collect();
     // A class is defined when it declares a method (every class has a
     // constructor) or has modifiers (every interface is abstract).
     let mut defined: BTreeSet<u64> = BTreeSet::new();
-    for rel in ["declaresMethod", "classModifier"] {
-        defined.extend(db.tuples_if_present(rel)?.into_iter().map(|t| t[0]));
+    if !named.is_empty() {
+        for rel in ["declaresMethod", "classModifier"] {
+            defined.extend(rows_with(db, rel, 0, &named)?.into_iter().map(|t| t[0]));
+        }
     }
     Ok(asked
         .into_iter()
         .filter(|(_, t)| t.is_none_or(|t| !defined.contains(&t)))
         .map(|(n, _)| n)
         .collect())
+}
+
+/// The tuples of relation `rel` whose `column` is one of `keys`, none if
+/// the database lacks the relation: only those rows are read.
+fn rows_with(
+    db: &mut Database,
+    rel: &str,
+    column: usize,
+    keys: &BTreeSet<u64>,
+) -> Result<Vec<Vec<u64>>, DatabaseError> {
+    if db.has(rel) {
+        db.tuples_with(rel, column, keys)
+    } else {
+        Ok(Vec::new())
+    }
 }
 
 /// The member name of a method or field signature
