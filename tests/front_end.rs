@@ -448,3 +448,41 @@ fn arrays_of_constant_length_passed_to_calls_and_method_arities() {
         ]
     );
 }
+
+#[test]
+fn calls_behind_a_null_test_are_guarded_by_the_tested_variable() {
+    let f = facts_of(&[fixture("basic")]);
+    let m = "<Flow: void guarded(java.lang.Object,java.lang.Object)>";
+    // `if (a != null) { a.toString(); if (b == null) return;
+    // b.hashCode(); String.valueOf(a); } String.valueOf(b);`: each call
+    // is guarded by the closest null test that dominates it; the call
+    // after the `if`, reached either way, by none.
+    // (Rows sort as text: bci 17 and 22 before 5.)
+    let guards = rows(&f, "nullGuard", &format!("{m}["));
+    let site = |bci: u32, line: u32, call: &str| format!("{m}[{bci}@L{line}] {call}");
+    assert_eq!(
+        guards,
+        vec![
+            format!(
+                "{}\t{m}/p1",
+                site(17, 66, "invokevirtual <java.lang.Object: int hashCode()>")
+            ),
+            format!(
+                "{}\t{m}/p1",
+                site(
+                    22,
+                    67,
+                    "invokestatic <java.lang.String: java.lang.String valueOf(java.lang.Object)>"
+                )
+            ),
+            format!(
+                "{}\t{m}/p0",
+                site(
+                    5,
+                    62,
+                    "invokevirtual <java.lang.Object: java.lang.String toString()>"
+                )
+            ),
+        ]
+    );
+}

@@ -1046,12 +1046,13 @@ fn service_loader_in_java_base_instantiates_the_declared_providers() {
         .map(|l| l.rsplit('\t').next().unwrap())
         .collect();
     // With the JavaLangAccess object installed, java.base loads a service
-    // of its own too: FileSystemProvider, provided by jrtfs.
+    // of its own too: FileSystemProvider, provided by jrtfs. The loader's
+    // privileged actions (`if (acc != null) doPrivileged(...)`, a
+    // `Class.forName` and a `Constructor.newInstance`) need an access
+    // control context, which ServiceLoader takes only under a security
+    // manager: their null guards keep them unreached, as in the run.
     let jrt = "jdk.internal.jrtfs.JrtFileSystemProvider";
     let want: Vec<String> = [
-        "",
-        "r.Lower",
-        "r.Upper",
         "",
         "r.Lower",
         "r.Upper",
@@ -1061,9 +1062,6 @@ fn service_loader_in_java_base_instantiates_the_declared_providers() {
         "",
         "r.Lower",
         "r.Upper",
-        ".<init>()V",
-        "r.Lower.<init>()V",
-        "r.Upper.<init>()V",
         ".<init>()V",
         "r.Lower.<init>()V",
         "r.Upper.<init>()V",

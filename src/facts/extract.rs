@@ -31,7 +31,7 @@ struct ConstantArrays {
 }
 
 /// The number of relations.
-pub const RELATION_COUNT: usize = R::Iloc as usize + 1;
+pub const RELATION_COUNT: usize = super::schema::RELATIONS.len();
 
 /// Methods the JVM itself calls during start-up, shutdown, class loading
 /// and finalisation (after Soot's and Doop's implicit entry points).
@@ -683,6 +683,11 @@ impl FactsBuilder {
                     let Some(call) = call else {
                         continue;
                     };
+                    if code.is_some() {
+                        for &(_, v) in ir.call_guards.iter().filter(|(b, _)| *b == inv.bci) {
+                            self.add(R::NullGuard, &[call.site, g(v)]);
+                        }
+                    }
                     let shift = u32::from(inv.kind != InvokeKind::Static);
                     let passed: Vec<(u32, u32)> = (inv.receiver.iter().map(|&r| (0, r)))
                         .chain(

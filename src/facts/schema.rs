@@ -316,6 +316,9 @@ relations! {
             ("line", "LINE")
         ],
         "source location of a call";
+    NullGuard => "nullGuard",
+        [("invoke", "I"), ("variable", "V")],
+        "the call runs only where the variable holds an object: the non-null branch of a null test of it dominates the call";
 }
 
 /// The modifiers of the `MOD` domain, in order.

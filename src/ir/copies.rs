@@ -134,6 +134,9 @@ pub fn remove_trivial(ir: &mut MethodIr, candidates: &[Var]) {
     for p in ir.params.iter_mut().flatten() {
         map(p);
     }
+    for (_, g) in ir.call_guards.iter_mut() {
+        map(g);
+    }
     if let Some(r) = &mut ir.ret {
         map(r);
     }

@@ -14,6 +14,7 @@
 //!    exception φ receives what calls and `athrow` in the range throw.
 
 use super::invokedynamic;
+use super::null_guards::{self, NullTest};
 use super::{Invoke, InvokeKind, MethodIr, Stmt, Var};
 use crate::classfile::bytecode::{decode, op, Insn, Operand};
 use crate::classfile::descriptor::{element_type, field_type, method_desc};
@@ -282,6 +283,35 @@ fn build_cfg(code: &Code) -> Result<Cfg, LowerError> {
     })
 }
 
+/// The null test that ends block `b`, given the state before its last
+/// instruction: `ifnull` continues to the next block when the tested
+/// variable holds an object, `ifnonnull` jumps.
+fn null_test(cfg: &Cfg, b: usize, st: &State) -> Option<NullTest> {
+    let last = &cfg.insns[cfg.blocks[b].end - 1];
+    let Some(Val::Ref(var)) = st.stack.last() else {
+        return None;
+    };
+    let Operand::Branch(target) = last.operand else {
+        return None;
+    };
+    let jump = (cfg.blocks)
+        .binary_search_by_key(&target, |bl| cfg.insns[bl.start].pc)
+        .ok()?;
+    let next = b + 1;
+    if jump == next || next >= cfg.blocks.len() {
+        return None;
+    }
+    let non_null = match last.op {
+        op::IFNULL => next,
+        op::IFNONNULL => jump,
+        _ => return None,
+    };
+    Some(NullTest {
+        var: *var,
+        non_null,
+    })
+}
+
 /// Whether control never continues to the next instruction.
 fn ends_flow(opc: u8) -> bool {
     matches!(
@@ -445,10 +475,17 @@ pub fn lower_method(
         phis[b] = Some(st);
     }
 
+    // The calls behind a null test (see [`super::null_guards`]).
+    let idom = null_guards::immediate_dominators(nb, &order, &preds, |b| b == 0 || is_handler(b));
+    let mut tests: Vec<Option<NullTest>> = vec![None; nb];
+    let mut guards: Vec<Option<Var>> = vec![None; nb];
+
     // Pass 2: variables.
     let mut exits: Vec<Option<State>> = vec![None; nb];
     let mut edges: FxHashSet<(Var, Var)> = FxHashSet::default();
     for &b in &order {
+        guards[b] = null_guards::guard_of(b, &preds, &idom, &tests, &guards);
+        let first_stmt = ir.stmts.len();
         let mut st = if let Some(p) = &phis[b] {
             p.clone()
         } else if b == 0 {
@@ -478,10 +515,20 @@ pub fn lower_method(
                     }
                 }
             }
+            if k + 1 == cfg.blocks[b].end {
+                tests[b] = null_test(&cfg, b, &st);
+            }
             tr.step(&mut st, &cfg.insns[k])?;
         }
         edges = std::mem::take(&mut tr.seen_edges);
         copies = std::mem::take(&mut tr.copies);
+        if let Some(g) = guards[b] {
+            let calls = ir.stmts[first_stmt..].iter().filter_map(|s| match s {
+                Stmt::Invoke(inv) => Some((inv.bci, g)),
+                _ => None,
+            });
+            ir.call_guards.extend(calls.collect::<Vec<_>>());
+        }
         if b == 0 && phis[0].is_some() {
             // The entry block is also a loop header: the parameters flow in.
             let p = phis[0].clone().unwrap_or_else(|| entry.clone());

@@ -16,6 +16,8 @@
 //! - [`containers`]: the JDK's collections, each object with its own
 //!   elements, answered at each call site;
 //! - [`copies`]: removing the variables that only copy another;
+//! - [`null_guards`]: the calls that run only where a variable holds an
+//!   object;
 //! - [`returned_parameters`]: methods that return a parameter, answered per call site;
 //! - [`parameter_fields`]: stores into and returns of parameters' fields,
 //!   answered per call site;
@@ -28,6 +30,7 @@ pub mod copies;
 pub mod invokedynamic;
 pub mod lower;
 pub mod natives;
+pub mod null_guards;
 pub mod parameter_fields;
 pub mod parameter_types;
 pub mod returned_parameters;
@@ -392,6 +395,10 @@ pub struct MethodIr {
     /// `putstatic`), of any type: the first such access initialises the
     /// class that declares the field (JLS 12.4.1).
     pub static_fields: Vec<MemberRef>,
+    /// The calls (by bytecode index) that run only where a variable holds
+    /// an object: each is dominated by the non-null branch of a null test
+    /// of the variable (see [`null_guards`]).
+    pub call_guards: Vec<(u32, Var)>,
 }
 
 impl MethodIr {

@@ -1,0 +1,182 @@
+//! Null guards: the calls that run only where a variable holds an object.
+//!
+//! Much of the JDK's code sits behind a test such as
+//! `if (sm != null) sm.checkPackageAccess(...)` or
+//! `if (handler != null) handler.publish(...)`. A call dominated by the
+//! non-null branch of an `ifnull`/`ifnonnull` test of a variable runs
+//! only if that variable once held an object: if the points-to analysis
+//! finds no object for it, the call is dead. The facts record the test
+//! (`nullGuard`); the analysis decides what to do with it (see
+//! `queries/pointsto.dl`).
+//!
+//! The guard of a block is the variable tested by the closest dominating
+//! non-null branch. Dominators come from the normal control flow; the
+//! entry and every exception handler are roots, so no handler, and no
+//! block reached only from a handler, inherits a guard from the code it
+//! protects.
+
+use super::Var;
+
+/// The immediate dominator of each block, by the algorithm of Cooper,
+/// Harvey and Kennedy ("A Simple, Fast Dominance Algorithm", 2001):
+/// `None` for the roots and for blocks that `order` does not list.
+///
+/// `order` lists the reachable blocks in reverse post-order, roots
+/// first; `preds` gives each block's predecessors along normal control
+/// flow.
+pub fn immediate_dominators(
+    nb: usize,
+    order: &[usize],
+    preds: &[Vec<usize>],
+    is_root: impl Fn(usize) -> bool,
+) -> Vec<Option<usize>> {
+    // A virtual root above the real ones, numbered `nb`; ranks follow
+    // `order`, with the virtual root first.
+    let virtual_root = nb;
+    let mut rank = vec![usize::MAX; nb + 1];
+    rank[virtual_root] = 0;
+    for (r, &b) in order.iter().enumerate() {
+        rank[b] = r + 1;
+    }
+    let mut idom: Vec<Option<usize>> = vec![None; nb + 1];
+    idom[virtual_root] = Some(virtual_root);
+    for &b in order {
+        if is_root(b) {
+            idom[b] = Some(virtual_root);
+        }
+    }
+    let intersect = |idom: &[Option<usize>], mut a: usize, mut b: usize| {
+        while a != b {
+            while rank[a] > rank[b] {
+                a = idom[a].unwrap_or(virtual_root);
+            }
+            while rank[b] > rank[a] {
+                b = idom[b].unwrap_or(virtual_root);
+            }
+        }
+        a
+    };
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &b in order {
+            if is_root(b) {
+                continue;
+            }
+            let mut new = None;
+            for &p in &preds[b] {
+                if idom[p].is_none() {
+                    continue;
+                }
+                new = Some(match new {
+                    None => p,
+                    Some(d) => intersect(&idom, p, d),
+                });
+            }
+            // A block whose predecessors are all unlisted hangs below the
+            // virtual root, as a root does.
+            let new = new.or(Some(virtual_root));
+            if idom[b] != new {
+                idom[b] = new;
+                changed = true;
+            }
+        }
+    }
+    idom.truncate(nb);
+    for d in idom.iter_mut() {
+        if *d == Some(virtual_root) {
+            *d = None;
+        }
+    }
+    idom
+}
+
+/// The null test that ends a block: the variable tested and the
+/// successor that control reaches when it holds an object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NullTest {
+    /// The variable tested.
+    pub var: Var,
+    /// The block entered when the variable is not null.
+    pub non_null: usize,
+}
+
+/// The guard of block `b`: the variable of the closest dominating
+/// non-null branch. `tests` and `guards` must hold the values of the
+/// blocks before `b` in reverse post-order (its dominators among them).
+pub fn guard_of(
+    b: usize,
+    preds: &[Vec<usize>],
+    idom: &[Option<usize>],
+    tests: &[Option<NullTest>],
+    guards: &[Option<Var>],
+) -> Option<Var> {
+    if let [p] = preds[b][..] {
+        if let Some(t) = tests[p] {
+            if t.non_null == b && idom[b] == Some(p) {
+                return Some(t.var);
+            }
+        }
+    }
+    idom[b].and_then(|d| guards[d])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn preds_of(nb: usize, edges: &[(usize, usize)]) -> Vec<Vec<usize>> {
+        let mut preds = vec![Vec::new(); nb];
+        for &(a, b) in edges {
+            preds[b].push(a);
+        }
+        preds
+    }
+
+    #[test]
+    fn a_diamond_is_dominated_by_its_head() {
+        // 0 -> 1, 0 -> 2, 1 -> 3, 2 -> 3
+        let preds = preds_of(4, &[(0, 1), (0, 2), (1, 3), (2, 3)]);
+        let idom = immediate_dominators(4, &[0, 2, 1, 3], &preds, |b| b == 0);
+        assert_eq!(idom, vec![None, Some(0), Some(0), Some(0)]);
+    }
+
+    #[test]
+    fn a_loop_body_is_dominated_by_its_header() {
+        // 0 -> 1 (header), 1 -> 2 (body), 2 -> 1, 1 -> 3 (exit)
+        let preds = preds_of(4, &[(0, 1), (1, 2), (2, 1), (1, 3)]);
+        let idom = immediate_dominators(4, &[0, 1, 3, 2], &preds, |b| b == 0);
+        assert_eq!(idom, vec![None, Some(0), Some(1), Some(1)]);
+    }
+
+    #[test]
+    fn a_handler_is_a_root() {
+        // 0 -> 1; handler 2 -> 1
+        let preds = preds_of(3, &[(0, 1), (2, 1)]);
+        let idom = immediate_dominators(3, &[0, 2, 1], &preds, |b| b == 0 || b == 2);
+        assert_eq!(idom, vec![None, None, None]);
+    }
+
+    #[test]
+    fn the_non_null_branch_and_what_it_dominates_are_guarded() {
+        // if (v != null) { 1; if (w != null) { 2 } 3 } 4
+        // 0 -test v-> 1 | 4; 1 -test w-> 2 | 3; 2 -> 3; 3 -> 4
+        let preds = preds_of(5, &[(0, 1), (0, 4), (1, 2), (1, 3), (2, 3), (3, 4)]);
+        let order = [0, 1, 2, 3, 4];
+        let idom = immediate_dominators(5, &order, &preds, |b| b == 0);
+        let mut tests = vec![None; 5];
+        tests[0] = Some(NullTest {
+            var: 7,
+            non_null: 1,
+        });
+        tests[1] = Some(NullTest {
+            var: 8,
+            non_null: 2,
+        });
+        let mut guards = vec![None; 5];
+        for &b in &order {
+            guards[b] = guard_of(b, &preds, &idom, &tests, &guards);
+        }
+        assert_eq!(guards, vec![None, Some(7), Some(8), Some(7), None]);
+    }
+}
