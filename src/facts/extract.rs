@@ -609,6 +609,8 @@ impl FactsBuilder {
         };
         let line_of = |bci: u32| code.map_or(0, |c| c.line_of(bci));
         let affixes = concat_affixes(ir);
+        // Each call's null guard, by bytecode index (one block, one guard).
+        let guard_at: FxHashMap<u32, u32> = ir.call_guards.iter().copied().collect();
         let mut synthetic_sites = 0u32;
         for s in &ir.stmts {
             match s {
@@ -683,10 +685,8 @@ impl FactsBuilder {
                     let Some(call) = call else {
                         continue;
                     };
-                    if code.is_some() {
-                        for &(_, v) in ir.call_guards.iter().filter(|(b, _)| *b == inv.bci) {
-                            self.add(R::NullGuard, &[call.site, g(v)]);
-                        }
+                    if let (true, Some(&v)) = (code.is_some(), guard_at.get(&inv.bci)) {
+                        self.add(R::NullGuard, &[call.site, g(v)]);
                     }
                     let shift = u32::from(inv.kind != InvokeKind::Static);
                     let passed: Vec<(u32, u32)> = (inv.receiver.iter().map(|&r| (0, r)))

@@ -475,8 +475,14 @@ pub fn lower_method(
         phis[b] = Some(st);
     }
 
-    // The calls behind a null test (see [`super::null_guards`]).
-    let idom = null_guards::immediate_dominators(nb, &order, &preds, |b| b == 0 || is_handler(b));
+    // The calls behind a null test (see [`super::null_guards`]); methods
+    // without one need no dominators.
+    let has_null_tests = (cfg.insns.iter()).any(|i| matches!(i.op, op::IFNULL | op::IFNONNULL));
+    let idom = if has_null_tests {
+        null_guards::immediate_dominators(nb, &order, &preds, |b| b == 0 || is_handler(b))
+    } else {
+        vec![None; nb]
+    };
     let mut tests: Vec<Option<NullTest>> = vec![None; nb];
     let mut guards: Vec<Option<Var>> = vec![None; nb];
 
