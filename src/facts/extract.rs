@@ -729,7 +729,7 @@ impl FactsBuilder {
                     for (k, p) in parts.iter().enumerate() {
                         let src = match p {
                             ConcatPart::Unknown => continue,
-                            ConcatPart::Var(v) => g(*v),
+                            ConcatPart::Var(v) | ConcatPart::Maybe(v) => g(*v),
                             ConcatPart::Const(text) => {
                                 let v = self.new_var(
                                     m,

@@ -10,8 +10,10 @@
 //! string is (`stringType`); the analysis decides which of them a
 //! reflective call uses (`queries/reflection-infer.dl`).
 //!
-//! As in Doop, a class name fits among the application's classes first,
-//! and among the library's only when no application class fits. A
+//! As in Doop, a name fits among the application's classes and members
+//! first, and among the library's only when nothing of the application
+//! fits: `"set" + attribute` fits 1,082 methods of xalan, and about
+//! 11,500 of JDK 17, past the budget below. A
 //! prefix or suffix that fits too many names says little about the name:
 //! past [`CLASS_BUDGET`] classes or [`MEMBER_BUDGET`] members, the
 //! concatenation fits none, and the count is in the summary
@@ -19,6 +21,7 @@
 
 use super::extract::{FactsBuilder, R};
 use crate::ir::string_builders::Affixes;
+use fxhash::FxHashSet;
 
 /// The most classes one concatenation may name.
 pub const CLASS_BUDGET: usize = 200;
@@ -101,6 +104,20 @@ fn member_fragment(text: &str) -> bool {
         .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$'))
 }
 
+/// The application's items among `fit`, or all of them when none is the
+/// application's.
+fn application_first(fit: Vec<&(u32, bool)>) -> Vec<u32> {
+    let application: Vec<u32> = (fit.iter())
+        .filter(|(_, library)| !library)
+        .map(|(x, _)| *x)
+        .collect();
+    if application.is_empty() {
+        fit.iter().map(|(x, _)| *x).collect()
+    } else {
+        application
+    }
+}
+
 /// Lists, for each concatenation with known text, the classes, methods
 /// and fields whose names fit it (`partialType`, `partialMethod`,
 /// `partialField`).
@@ -114,13 +131,18 @@ pub fn match_partial_names(b: &mut FactsBuilder) {
             .map(|&(t, library)| (b.types.name(t).to_string(), (t, library)))
             .collect(),
     );
+    let application: FxHashSet<&str> = (b.declared.iter())
+        .filter(|&&(_, library)| !library)
+        .map(|&(t, _)| b.types.name(t))
+        .collect();
     let mut methods = Vec::new();
     let mut fields = Vec::new();
     for c in b.hierarchy.names() {
         if let Some(node) = b.hierarchy.get(c) {
+            let library = !application.contains(c.as_str());
             let own = node.methods.iter().filter(|m| !m.name.starts_with('<'));
-            methods.extend(own.map(|m| (m.name.clone(), m.id)));
-            fields.extend(node.fields.iter().map(|f| (f.name.clone(), f.id)));
+            methods.extend(own.map(|m| (m.name.clone(), (m.id, library))));
+            fields.extend((node.fields.iter()).map(|f| (f.name.clone(), (f.id, library))));
         }
     }
     let methods = NameIndex::new(methods);
@@ -128,16 +150,7 @@ pub fn match_partial_names(b: &mut FactsBuilder) {
     for (h, a) in &texts {
         let known = a.prefix.len() + a.suffix.len();
         if (a.exact || known >= 2) && class_fragment(&a.prefix) && class_fragment(&a.suffix) {
-            let fit = classes.fits(a);
-            let application: Vec<u32> = (fit.iter())
-                .filter(|(_, library)| !library)
-                .map(|(t, _)| *t)
-                .collect();
-            let chosen: Vec<u32> = if application.is_empty() {
-                fit.iter().map(|(t, _)| *t).collect()
-            } else {
-                application
-            };
+            let chosen = application_first(classes.fits(a));
             if chosen.len() > CLASS_BUDGET {
                 b.stats.partial_over_budget += 1;
             } else {
@@ -149,7 +162,7 @@ pub fn match_partial_names(b: &mut FactsBuilder) {
         let member = a.exact || a.prefix.len() >= 2 || a.suffix.len() >= 3;
         if member && member_fragment(&a.prefix) && member_fragment(&a.suffix) {
             for (index, rel) in [(&methods, R::PartialMethod), (&fields, R::PartialField)] {
-                let mut fit: Vec<u32> = index.fits(a).into_iter().copied().collect();
+                let mut fit = application_first(index.fits(a));
                 if fit.len() > MEMBER_BUDGET {
                     b.stats.partial_over_budget += 1;
                     continue;

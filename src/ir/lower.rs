@@ -13,8 +13,10 @@
 //!    locals in force before every instruction it protects, and its
 //!    exception φ receives what calls and `athrow` in the range throw.
 
+use super::flow::{self, Flow};
 use super::invokedynamic;
 use super::null_guards::{self, NullTest};
+use super::string_builders;
 use super::{Invoke, InvokeKind, MethodIr, Stmt, Var};
 use crate::classfile::bytecode::{decode, op, Insn, Operand};
 use crate::classfile::descriptor::{element_type, field_type, method_desc};
@@ -479,7 +481,7 @@ pub fn lower_method(
     // without one need no dominators.
     let has_null_tests = (cfg.insns.iter()).any(|i| matches!(i.op, op::IFNULL | op::IFNONNULL));
     let idom = if has_null_tests {
-        null_guards::immediate_dominators(nb, &order, &preds, |b| b == 0 || is_handler(b))
+        flow::immediate_dominators(nb, &order, &preds, |b| b == 0 || is_handler(b))
     } else {
         vec![None; nb]
     };
@@ -566,6 +568,18 @@ pub fn lower_method(
                 }
             }
         }
+    }
+    if string_builders::makes_builder(&ir) {
+        let idom = if has_null_tests {
+            idom
+        } else {
+            flow::immediate_dominators(nb, &order, &preds, |b| b == 0 || is_handler(b))
+        };
+        let starts = (cfg.blocks.iter()).map(|b| cfg.insns[b.start].pc).collect();
+        let succs = (cfg.blocks.iter())
+            .map(|b| b.succs.iter().chain(&b.handlers).copied().collect())
+            .collect();
+        ir.flow = Some(Flow::new(starts, succs, idom));
     }
     super::copies::remove_trivial(&mut ir, &copies);
     Ok(ir)

@@ -27,6 +27,7 @@
 pub mod call_site_models;
 pub mod containers;
 pub mod copies;
+pub mod flow;
 pub mod invokedynamic;
 pub mod lower;
 pub mod natives;
@@ -137,6 +138,10 @@ pub enum ConcatPart {
     Const(String),
     /// A primitive or `null` argument: text the analysis does not know.
     Unknown,
+    /// A reference argument appended where it may be skipped or repeated
+    /// (behind a branch, in a loop): its text is in the result, but not
+    /// at a place the analysis knows.
+    Maybe(Var),
 }
 
 /// A statement.
@@ -316,7 +321,7 @@ impl Stmt {
             Stmt::Concat { dst, parts, .. } => {
                 f(dst);
                 for p in parts {
-                    if let ConcatPart::Var(v) = p {
+                    if let ConcatPart::Var(v) | ConcatPart::Maybe(v) = p {
                         f(v);
                     }
                 }
@@ -399,6 +404,9 @@ pub struct MethodIr {
     /// an object: each is dominated by the non-null branch of a null test
     /// of the variable (see [`null_guards`]).
     pub call_guards: Vec<(u32, Var)>,
+    /// The method's blocks, for the methods that make a string builder
+    /// (see [`flow`] and [`string_builders`]).
+    pub flow: Option<flow::Flow>,
 }
 
 impl MethodIr {

@@ -17,80 +17,6 @@
 
 use super::Var;
 
-/// The immediate dominator of each block, by the algorithm of Cooper,
-/// Harvey and Kennedy ("A Simple, Fast Dominance Algorithm", 2001):
-/// `None` for the roots and for blocks that `order` does not list.
-///
-/// `order` lists the reachable blocks in reverse post-order, roots
-/// first; `preds` gives each block's predecessors along normal control
-/// flow.
-pub fn immediate_dominators(
-    nb: usize,
-    order: &[usize],
-    preds: &[Vec<usize>],
-    is_root: impl Fn(usize) -> bool,
-) -> Vec<Option<usize>> {
-    // A virtual root above the real ones, numbered `nb`; ranks follow
-    // `order`, with the virtual root first.
-    let virtual_root = nb;
-    let mut rank = vec![usize::MAX; nb + 1];
-    rank[virtual_root] = 0;
-    for (r, &b) in order.iter().enumerate() {
-        rank[b] = r + 1;
-    }
-    let mut idom: Vec<Option<usize>> = vec![None; nb + 1];
-    idom[virtual_root] = Some(virtual_root);
-    for &b in order {
-        if is_root(b) {
-            idom[b] = Some(virtual_root);
-        }
-    }
-    let intersect = |idom: &[Option<usize>], mut a: usize, mut b: usize| {
-        while a != b {
-            while rank[a] > rank[b] {
-                a = idom[a].unwrap_or(virtual_root);
-            }
-            while rank[b] > rank[a] {
-                b = idom[b].unwrap_or(virtual_root);
-            }
-        }
-        a
-    };
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for &b in order {
-            if is_root(b) {
-                continue;
-            }
-            let mut new = None;
-            for &p in &preds[b] {
-                if idom[p].is_none() {
-                    continue;
-                }
-                new = Some(match new {
-                    None => p,
-                    Some(d) => intersect(&idom, p, d),
-                });
-            }
-            // A block whose predecessors are all unlisted hangs below the
-            // virtual root, as a root does.
-            let new = new.or(Some(virtual_root));
-            if idom[b] != new {
-                idom[b] = new;
-                changed = true;
-            }
-        }
-    }
-    idom.truncate(nb);
-    for d in idom.iter_mut() {
-        if *d == Some(virtual_root) {
-            *d = None;
-        }
-    }
-    idom
-}
-
 /// The null test that ends a block: the variable tested and the
 /// successor that control reaches when it holds an object.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,6 +50,7 @@ pub fn guard_of(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::flow::immediate_dominators;
 
     fn preds_of(nb: usize, edges: &[(usize, usize)]) -> Vec<Vec<usize>> {
         let mut preds = vec![Vec::new(); nb];

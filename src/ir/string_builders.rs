@@ -15,10 +15,19 @@
 //! text is no longer the sequence of its appends, and it gets no
 //! concatenation.
 //!
+//! Appends on the way from the builder's creation to its `toString()`
+//! are in order only where they run on every path and once: an append
+//! behind a branch (xalan's `if (ns != null) sb.append("Xml")`) or in a
+//! loop that does not create the builder anew (a character at a time)
+//! is text at no known place (see [`super::flow`]). Without that, xalan's
+//! setter names, `"set"` and then the attribute's letters, read as
+//! starting with `"setXml"`.
+//!
 //! [`concat_affixes`] then reads each concatenation's constant start and
 //! end: the prefix and suffix that Doop's substring analysis matches
 //! against class and member names.
 
+use super::flow::Flow;
 use super::{ConcatPart, MethodIr, Stmt, Var};
 use fxhash::{FxHashMap, FxHashSet};
 
@@ -55,12 +64,56 @@ fn appended(desc: &str, arg: Option<Option<Var>>) -> ConcatPart {
     }
 }
 
+/// Whether a statement makes a builder.
+fn is_new_builder(s: &Stmt) -> bool {
+    matches!(s, Stmt::New { ty, .. } if BUILDERS.contains(&ty.as_str()))
+}
+
+/// Whether the method makes a builder: lowering keeps its [`Flow`] then.
+pub fn makes_builder(ir: &MethodIr) -> bool {
+    ir.stmts.iter().any(is_new_builder)
+}
+
+/// The parts that the text at a `toString()` (bytecode index `read`) of a
+/// builder made at `made` holds, in order. An append that may be skipped
+/// on the way (it does not dominate the read), or may run more than once
+/// (a loop that does not make the builder anew), is text at no known
+/// place ([`ConcatPart::Maybe`]); so is what a loop around the read may
+/// append after it ([`ConcatPart::Unknown`]). Without a
+/// flow (a method built by hand), the appends are taken in their order.
+fn settled(
+    flow: Option<&Flow>,
+    made: u32,
+    read: u32,
+    parts: &[(u32, ConcatPart)],
+    appends: &[u32],
+) -> Vec<ConcatPart> {
+    let Some(flow) = flow else {
+        return parts.iter().map(|(_, p)| p.clone()).collect();
+    };
+    let (n, t) = (flow.block_at(made), flow.block_at(read));
+    let once_on_every_path = |a: usize| flow.dominates(a, t) && !flow.repeats_without(a, n);
+    let mut out: Vec<ConcatPart> = (parts.iter())
+        .map(|(at, p)| {
+            let a = flow.block_at(*at);
+            match p {
+                _ if a == n && a == t || once_on_every_path(a) => p.clone(),
+                ConcatPart::Var(v) | ConcatPart::Maybe(v) => ConcatPart::Maybe(*v),
+                _ => ConcatPart::Unknown,
+            }
+        })
+        .collect();
+    let looping = |a: usize| flow.repeats_without(a, n);
+    if t != n && looping(t) && appends.iter().any(|&at| looping(flow.block_at(at))) {
+        out.push(ConcatPart::Unknown);
+    }
+    out
+}
+
 /// Adds a [`Stmt::Concat`] at each `toString()` of a builder whose text is
 /// the sequence of its appends.
 pub fn builder_concats(ir: &mut MethodIr) {
-    let is_new_builder =
-        |s: &Stmt| matches!(s, Stmt::New { ty, .. } if BUILDERS.contains(&ty.as_str()));
-    if !ir.stmts.iter().any(is_new_builder) {
+    if !makes_builder(ir) {
         return;
     }
     let mut defs: FxHashMap<Var, u32> = FxHashMap::default();
@@ -94,14 +147,20 @@ pub fn builder_concats(ir: &mut MethodIr) {
         }
         None
     };
-    let mut parts: FxHashMap<Var, Vec<ConcatPart>> = FxHashMap::default();
+    // Each builder's parts so far, with the bytecode index that adds each.
+    let mut parts: FxHashMap<Var, Vec<(u32, ConcatPart)>> = FxHashMap::default();
+    let mut made: FxHashMap<Var, u32> = FxHashMap::default();
+    // Every append of each builder, wherever it is.
+    let mut appends: FxHashMap<Var, Vec<u32>> = FxHashMap::default();
     let mut broken: FxHashSet<Var> = FxHashSet::default();
-    let mut found: Vec<(u32, Var, Var, Vec<ConcatPart>)> = Vec::new();
+    type Found = (u32, Var, Var, Vec<(u32, ConcatPart)>);
+    let mut found: Vec<Found> = Vec::new();
     for s in &ir.stmts {
         match s {
-            Stmt::New { dst, ty, .. } if BUILDERS.contains(&ty.as_str()) => {
+            Stmt::New { bci, dst, ty, .. } if BUILDERS.contains(&ty.as_str()) => {
                 root.insert(*dst, *dst);
                 parts.insert(*dst, Vec::new());
+                made.insert(*dst, *bci);
                 if defs.get(dst) != Some(&1) {
                     broken.insert(*dst);
                 }
@@ -120,7 +179,7 @@ pub fn builder_concats(ir: &mut MethodIr) {
                             if desc != "()V" && desc != "(I)V" {
                                 let part = appended(desc, inv.args.first().copied());
                                 if let Some(p) = parts.get_mut(&b) {
-                                    p.push(part);
+                                    p.push((inv.bci, part));
                                 }
                             }
                             continue;
@@ -132,8 +191,9 @@ pub fn builder_concats(ir: &mut MethodIr) {
                                 ConcatPart::Unknown
                             };
                             if let Some(p) = parts.get_mut(&b) {
-                                p.push(part);
+                                p.push((inv.bci, part));
                             }
+                            appends.entry(b).or_default().push(inv.bci);
                             if let Some(r) = inv.result {
                                 root.insert(r, b);
                             }
@@ -165,6 +225,9 @@ pub fn builder_concats(ir: &mut MethodIr) {
     }
     for (bci, b, dst, parts) in found {
         if !broken.contains(&b) {
+            let all = appends.get(&b).map_or(&[][..], |a| &a[..]);
+            let made = made.get(&b).copied().unwrap_or(bci);
+            let parts = settled(ir.flow.as_ref(), made, bci, &parts, all);
             ir.stmts.push(Stmt::Concat { bci, dst, parts });
         }
     }
@@ -261,7 +324,7 @@ fn affixes_of(
                     Affixes::default()
                 }
             }
-            ConcatPart::Unknown => Affixes::default(),
+            ConcatPart::Unknown | ConcatPart::Maybe(_) => Affixes::default(),
         }
     };
     let pieces: Vec<Affixes> = parts.iter().map(of).collect();
@@ -392,6 +455,57 @@ mod tests {
         assert_eq!(
             (a.prefix.as_str(), a.suffix.as_str(), a.exact),
             ("org.", "Impl", false)
+        );
+    }
+
+    /// Blocks: 0 makes the builder and appends; 1 appends behind a branch
+    /// (0 -> 1 -> 2, 0 -> 2); 2 and 3 are a loop (2 -> 3 -> 2) that 3
+    /// appends in; 4 reads (2 -> 4).
+    fn branchy() -> Flow {
+        let succs = vec![vec![1, 2], vec![2], vec![3, 4], vec![2], vec![]];
+        let mut preds = vec![Vec::new(); 5];
+        for (b, ss) in succs.iter().enumerate() {
+            for &s in ss {
+                preds[s].push(b);
+            }
+        }
+        let idom =
+            super::super::flow::immediate_dominators(5, &[0, 1, 2, 3, 4], &preds, |b| b == 0);
+        Flow::new(vec![0, 10, 20, 30, 40], succs, idom)
+    }
+
+    #[test]
+    fn appends_that_may_be_skipped_or_repeated_have_no_place() {
+        let f = branchy();
+        let parts = [
+            (5, ConcatPart::Var(1)),
+            (15, ConcatPart::Var(2)),
+            (35, ConcatPart::Var(3)),
+            (36, ConcatPart::Unknown),
+        ];
+        assert_eq!(
+            settled(Some(&f), 0, 45, &parts, &[5, 15, 35, 36]),
+            vec![
+                ConcatPart::Var(1),
+                ConcatPart::Maybe(2),
+                ConcatPart::Maybe(3),
+                ConcatPart::Unknown
+            ]
+        );
+        // A read inside the loop may follow the loop's own appends.
+        assert_eq!(
+            settled(Some(&f), 0, 37, &parts[..3], &[5, 15, 35]),
+            vec![
+                ConcatPart::Var(1),
+                ConcatPart::Maybe(2),
+                ConcatPart::Maybe(3),
+                ConcatPart::Unknown
+            ]
+        );
+        // A builder made in the loop's body starts afresh each time.
+        assert_eq!(
+            settled(Some(&f), 30, 38, &parts[2..3], &[35]),
+            vec![ConcatPart::Var(3)]
         );
     }
 
