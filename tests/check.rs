@@ -209,13 +209,13 @@ fn lookups_of_missing_members_are_calls_that_threw() {
 /// usual.
 #[test]
 fn loads_of_classes_the_class_path_lacks_are_calls_that_threw() {
-    let rows = "Invoke\tmain\t([Ljava/lang/String;)V\t900\tClassLoader.loadClass\tr.Messages_en\n\
+    let rows = "Invoke\tmain\t([Ljava/lang/String;)V\t900\tClassLoader.loadClass\tr.Messages_fr\n\
                 Invoke\tmain\t([Ljava/lang/String;)V\t901\tClass.forName\tr.Plugin\n\
                 Invoke\tmain\t([Ljava/lang/String;)V\t902\tClass.forName\t[Lr.Upper;\n";
     assert_eq!(
         target_outcomes(rows),
         pairs(&[
-            ("r.Messages_en", "failed"),
+            ("r.Messages_fr", "failed"),
             ("r.Plugin", "not-in-class-path"),
             ("r.Upper[]", "not-in-class-path"),
         ])

@@ -800,8 +800,8 @@ fn bad_specifications_and_roots_are_reported() {
     assert_eq!(
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
-         (classes with a main method: Annotated, Arity, ArrayElements, Callbacks, Casts, Concatenated, \
-         ConstantForName, Constructors, Containers, CopyOf, and 27 more)\n"
+         (classes with a main method: Annotated, Arity, ArrayElements, Bundles, Callbacks, Casts, \
+         Concatenated, ConstantForName, Constructors, Containers, and 28 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),
@@ -1329,4 +1329,33 @@ fn each_privileged_call_runs_its_own_action() {
         check.contains("all                                   6/6   1.00\n"),
         "{check}"
     );
+}
+
+/// Against java.base, `ResourceBundle.getBundle("r.Messages")` loads the
+/// bundle and its locale variants in `Control.newBundle0`: the traced
+/// English run's `r.Messages` and `r.Messages_en`, and `r.Messages_de_CH`,
+/// which another locale's run would load (`queries/models/bundles.dl`).
+/// `r.MessagesHelper` is no locale of it.
+#[test]
+fn resource_bundles_in_java_base_load_their_locale_variants() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = analyze_against_java_base(dir.path(), "Bundles", "points-to");
+    let db = db.display().to_string();
+    let exported = refract(&["export", "targets", &db]);
+    let loaded: Vec<&str> = exported
+        .lines()
+        .filter(|l| l.starts_with("java.util.ResourceBundle$Control\tnewBundle0\t"))
+        .filter(|l| l.contains("\tClassLoader.loadClass\tr."))
+        .map(|l| l.rsplit('\t').next().unwrap())
+        .collect();
+    assert_eq!(loaded, ["r.Messages", "r.Messages_de_CH", "r.Messages_en"]);
+    assert!(!exported.contains("r.MessagesHelper"), "{exported}");
+    let trace = root().join("tests/data/traces/Bundles.tsv");
+    let check = refract(&["check", &db, &trace.display().to_string()]);
+    for line in [
+        "ClassLoader.loadClass                 0/0      -          2/2   1.00\n",
+        "Constructor.newInstance               0/0      -          2/2   1.00\n",
+    ] {
+        assert!(check.contains(line), "{check}");
+    }
 }

@@ -117,7 +117,7 @@ const INFER: &str = include_str!("../../queries/reflection-infer.dl");
 const MEMBER_ARRAYS: &str = include_str!("../../queries/reflection-member-arrays.dl");
 /// The models of the JDK's reflective APIs beyond the paper's
 /// (`queries/models/`), in every variant that resolves reflection.
-const MODELS: [(&str, &str); 8] = [
+const MODELS: [(&str, &str); 9] = [
     (
         "models/field-accessors.dl",
         include_str!("../../queries/models/field-accessors.dl"),
@@ -133,6 +133,10 @@ const MODELS: [(&str, &str); 8] = [
     (
         "models/resources.dl",
         include_str!("../../queries/models/resources.dl"),
+    ),
+    (
+        "models/bundles.dl",
+        include_str!("../../queries/models/bundles.dl"),
     ),
     (
         "models/proxies.dl",

@@ -1338,6 +1338,7 @@ impl FactsBuilder {
         }
         self.reflective_objects();
         super::partial_names::match_partial_names(self);
+        super::locale_variants::list_locale_variants(self);
         super::strings::merge_unnamed_strings(self);
     }
 

@@ -12,6 +12,7 @@
 pub mod extract;
 pub mod hierarchy;
 pub mod intern;
+pub mod locale_variants;
 pub mod partial_names;
 pub mod reflection_api;
 pub mod schema;

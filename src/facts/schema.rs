@@ -319,6 +319,9 @@ relations! {
     NullGuard => "nullGuard",
         [("invoke", "I"), ("variable", "V")],
         "the call runs only where the variable holds an object: the non-null branch of a null test of it dominates the call";
+    LocaleVariant => "localeVariant",
+        [("base", "T"), ("variant", "T")],
+        "the variant's name is the base's, `_` and a locale (a resource bundle's name for that locale)";
 }
 
 /// The modifiers of the `MOD` domain, in order.

@@ -1,0 +1,111 @@
+//! Resource bundles' locale variants: the classes that
+//! `ResourceBundle.Control.toBundleName(base, locale)` may name.
+//!
+//! A bundle class is named by its base name, or by the base name, `_` and
+//! the locale: language, then script, country and variant, each after
+//! another `_` (`Messages_en`, `FormatData_en_US_POSIX`,
+//! `Messages_zh_Hant_TW`; JDK 17 `ResourceBundle.Control.toBundleName`).
+//! Which locale a run uses is not in the program, so a base name may name
+//! any of its variants. The front end lists, for each class of the class
+//! path, the classes named so after it (`localeVariant`); the analysis
+//! decides where a name is a bundle's base name (`queries/reflection.dl`).
+
+use super::extract::{FactsBuilder, R};
+
+/// Whether `suffix` (what follows `base_`) reads as a locale: a language
+/// of two or three lower-case letters, then up to three more parts of
+/// letters and digits (script, country, variant).
+fn is_locale(suffix: &str) -> bool {
+    let mut parts = suffix.split('_');
+    let language = parts.next().unwrap_or("");
+    let rest: Vec<&str> = parts.collect();
+    (2..=3).contains(&language.len())
+        && language.bytes().all(|c| c.is_ascii_lowercase())
+        && rest.len() <= 3
+        && (rest.iter()).all(|p| !p.is_empty() && p.bytes().all(|c| c.is_ascii_alphanumeric()))
+}
+
+/// The pairs (base, variant) among `names`: `variant` is `base`, `_` and
+/// a locale.
+fn variants<'a>(names: &[&'a str]) -> Vec<(&'a str, &'a str)> {
+    let mut sorted = names.to_vec();
+    sorted.sort_unstable();
+    let mut out = Vec::new();
+    for &base in &sorted {
+        let start = format!("{base}_");
+        let from = sorted.partition_point(|n| *n < start.as_str());
+        for &name in sorted[from..].iter().take_while(|n| n.starts_with(&start)) {
+            if is_locale(&name[start.len()..]) {
+                out.push((base, name));
+            }
+        }
+    }
+    out
+}
+
+/// Adds `localeVariant(base, variant)` for the declared classes.
+pub fn list_locale_variants(b: &mut FactsBuilder) {
+    let declared: Vec<u32> = b.declared.iter().map(|&(t, _)| t).collect();
+    let names: Vec<&str> = declared.iter().map(|&t| b.types.name(t)).collect();
+    let pairs: Vec<(String, String)> = (variants(&names).into_iter())
+        .map(|(a, v)| (a.to_string(), v.to_string()))
+        .collect();
+    for (base, variant) in pairs {
+        if let (Some(a), Some(v)) = (b.types.get(&base), b.types.get(&variant)) {
+            b.add(R::LocaleVariant, &[a, v]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locales_are_a_language_then_script_country_and_variant() {
+        for s in [
+            "en",
+            "en_US",
+            "en_US_POSIX",
+            "zh_Hant_TW",
+            "fil",
+            "ja_JP_JP",
+        ] {
+            assert!(is_locale(s), "{s}");
+        }
+        for s in [
+            "",
+            "e",
+            "EN",
+            "english",
+            "en_",
+            "en__US",
+            "Impl",
+            "en_US_a_b_c",
+            "1",
+        ] {
+            assert!(!is_locale(s), "{s}");
+        }
+    }
+
+    #[test]
+    fn variants_follow_their_base_name() {
+        let names = [
+            "r.Messages",
+            "r.Messages_en",
+            "r.Messages_de_CH",
+            "r.Messages_Impl",
+            "r.MessagesX_en",
+            "s.FormatData",
+            "s.FormatData_en_US_POSIX",
+        ];
+        assert_eq!(
+            variants(&names),
+            [
+                ("r.Messages", "r.Messages_de_CH"),
+                ("r.Messages", "r.Messages_en"),
+                ("s.FormatData", "s.FormatData_en_US_POSIX"),
+            ]
+        );
+    }
+}
