@@ -483,24 +483,18 @@ mod tests {
             (35, ConcatPart::Var(3)),
             (36, ConcatPart::Unknown),
         ];
-        assert_eq!(
-            settled(Some(&f), 0, 45, &parts, &[5, 15, 35, 36]),
-            vec![
-                ConcatPart::Var(1),
-                ConcatPart::Maybe(2),
-                ConcatPart::Maybe(3),
-                ConcatPart::Unknown
-            ]
-        );
-        // A read inside the loop may follow the loop's own appends.
+        let unplaced = vec![
+            ConcatPart::Var(1),
+            ConcatPart::Maybe(2),
+            ConcatPart::Maybe(3),
+            ConcatPart::Unknown,
+        ];
+        assert_eq!(settled(Some(&f), 0, 45, &parts, &[5, 15, 35, 36]), unplaced);
+        // A read inside the loop may follow the loop's own appends: the
+        // same parts, the last unknown being what the loop appends after.
         assert_eq!(
             settled(Some(&f), 0, 37, &parts[..3], &[5, 15, 35]),
-            vec![
-                ConcatPart::Var(1),
-                ConcatPart::Maybe(2),
-                ConcatPart::Maybe(3),
-                ConcatPart::Unknown
-            ]
+            unplaced
         );
         // A builder made in the loop's body starts afresh each time.
         assert_eq!(
