@@ -11,6 +11,7 @@
 //! decides where a name is a bundle's base name (`queries/reflection.dl`).
 
 use super::extract::{FactsBuilder, R};
+use fxhash::FxHashMap;
 
 /// Whether `suffix` (what follows `base_`) reads as a locale: a language
 /// of two or three lower-case letters, then up to three more parts of
@@ -45,15 +46,15 @@ fn variants<'a>(names: &[&'a str]) -> Vec<(&'a str, &'a str)> {
 
 /// Adds `localeVariant(base, variant)` for the declared classes.
 pub fn list_locale_variants(b: &mut FactsBuilder) {
-    let declared: Vec<u32> = b.declared.iter().map(|&(t, _)| t).collect();
-    let names: Vec<&str> = declared.iter().map(|&t| b.types.name(t)).collect();
-    let pairs: Vec<(String, String)> = (variants(&names).into_iter())
-        .map(|(a, v)| (a.to_string(), v.to_string()))
+    let ids: FxHashMap<&str, u32> = (b.declared.iter())
+        .map(|&(t, _)| (b.types.name(t), t))
         .collect();
-    for (base, variant) in pairs {
-        if let (Some(a), Some(v)) = (b.types.get(&base), b.types.get(&variant)) {
-            b.add(R::LocaleVariant, &[a, v]);
-        }
+    let names: Vec<&str> = ids.keys().copied().collect();
+    let pairs: Vec<[u32; 2]> = (variants(&names).into_iter())
+        .map(|(base, variant)| [ids[base], ids[variant]])
+        .collect();
+    for pair in pairs {
+        b.add(R::LocaleVariant, &pair);
     }
 }
 
