@@ -3,7 +3,8 @@
 # REV is built in a temporary worktree, then the two binaries run in turn
 # (A B A B ...) on each benchmark, so that drift in the machine's speed
 # hits both alike. Prints, per benchmark, each side's median wall time and
-# peak memory (/usr/bin/time) and the median of the per-pair ratios
+# peak memory (/usr/bin/time), the size on disk of the database an
+# analysis wrote (its last run), and the median of the per-pair ratios
 # (working tree / REV: below 1 is faster).
 #
 #   scripts/bench-compare.sh REV [RUNS] [BENCH...]
@@ -50,11 +51,13 @@ run() {
         quickstart)
             "$bin" analyze "$root/fixtures/classes/reflection" --main Invoke --jdk auto \
                 --reflection casts -q -o "$db"
+            du -sk "$db" | cut -f1 > "$out.db"
             "$bin" export targets "$db" > "$out"; rm -rf "$db" ;;
         freetts)
             # shellcheck disable=SC2046
             "$bin" analyze $(ls /usr/share/java/freetts-1.2.2.jar /usr/share/java/cmu*-1.2.2.jar /usr/share/java/en_us-1.2.2.jar) \
                 --main com.sun.speech.freetts.FreeTTS --jdk auto -q -o "$db"
+            du -sk "$db" | cut -f1 > "$out.db"
             "$bin" export targets "$db" > "$out"; rm -rf "$db" ;;
         *) echo "unknown benchmark $bench" >&2; exit 2 ;;
     esac
@@ -63,9 +66,10 @@ run() {
 median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else printf "%.3f\n", (a[NR/2]+a[NR/2+1])/2}'; }
 
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GB; A = working tree ($(git rev-parse --short HEAD)$(git diff --quiet || echo +changes)), B = $rev ($(git rev-parse --short "$rev")); $runs pairs"
-printf '%-11s %10s %10s %10s %10s %8s  %s\n' bench "A wall" "B wall" "A peak" "B peak" "A/B" "results"
+printf '%-11s %10s %10s %10s %10s %9s %9s %8s  %s\n' bench "A wall" "B wall" "A peak" "B peak" "A db" "B db" "A/B" "results"
 for bench in "${benches[@]}"; do
     : > "$work/a.w"; : > "$work/b.w"; : > "$work/a.m"; : > "$work/b.m"; : > "$work/r"
+    rm -f "$work/out-a.db" "$work/out-b.db"
     same=same
     for _ in $(seq 1 "$runs"); do
         for side in a b; do
@@ -77,8 +81,11 @@ for bench in "${benches[@]}"; do
         paste "$work/a.w" "$work/b.w" | tail -1 | awk '{printf "%.4f\n", $1/$2}' >> "$work/r"
         cmp -s "$work/out-a" "$work/out-b" || same=DIFFERENT
     done
-    printf '%-11s %9ss %9ss %8sMB %8sMB %8s  %s\n' "$bench" \
+    # The database's size on disk (the last run's), for the analyses.
+    dbsize() { if [ -f "$1" ]; then echo "$(( $(cat "$1") / 1024 ))MB"; else echo -; fi; }
+    printf '%-11s %9ss %9ss %8sMB %8sMB %9s %9s %8s  %s\n' "$bench" \
         "$(median < "$work/a.w")" "$(median < "$work/b.w")" \
         "$(( $(median < "$work/a.m" | cut -d. -f1) / 1024 ))" "$(( $(median < "$work/b.m" | cut -d. -f1) / 1024 ))" \
+        "$(dbsize "$work/out-a.db")" "$(dbsize "$work/out-b.db")" \
         "$(median < "$work/r")" "$same"
 done

@@ -44,12 +44,12 @@ fn facts_writes_a_database_the_engine_queries() {
     }
     for f in [
         "schema.dl",
-        "V.map",
-        "H.map",
-        "M.map",
-        "I.map",
-        "vP0.tuples",
-        "actual.tuples",
+        "V.map.gz",
+        "H.map.gz",
+        "M.map.gz",
+        "I.map.gz",
+        "vP0.tuples.gz",
+        "actual.tuples.gz",
     ] {
         assert!(db.join(f).is_file(), "{f} missing");
     }

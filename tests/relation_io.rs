@@ -66,11 +66,42 @@ fn inputs_in_every_format_and_outputs_round_trip() {
         "alpha\t4\ngamma\t3\ngamma\t4\n"
     );
 
-    // The written .bdd files load back into the same relations.
+    // The written .bdd files load back into the same relations, from
+    // JavaBDD's text and from the compact form a database stores.
     let back = s.read_bdd_file(path, &out.join("path.bdd")).unwrap();
     assert!(back.xor(&s.rels[path]).is_false());
     let back = s.read_bdd_file(heavy, &out.join("heavy.bdd")).unwrap();
     assert!(back.xor(&s.rels[heavy]).is_false());
+    for rel in [path, heavy] {
+        let file = out.join("compact.bdd");
+        s.write_compact_bdd_file(rel, &file).unwrap();
+        assert!(fs::read(&file).unwrap().starts_with(b"refract-bdd 1\n"));
+        let back = s.read_bdd_file(rel, &file).unwrap();
+        assert!(back.xor(&s.rels[rel]).is_false());
+    }
+
+    // Compressed tuples and maps, by their names.
+    let z = d.join("z");
+    fs::create_dir(&z).unwrap();
+    refract::io::map::NameMap::parse("alpha\nbeta\ngamma")
+        .write(&z.join("n.map.gz"))
+        .unwrap();
+    let mut w = refract::io::text_file::TextWriter::create(&z.join("edge.tuples.gz")).unwrap();
+    w.line("# N0:2 N1:2\n0 2").unwrap();
+    w.finish().unwrap();
+    fs::write(z.join("p.dl"), "N 3 n.map.gz\nedge(a:N0, b:N1) input\n").unwrap();
+    let prog = resolve(&parse_file(&z.join("p.dl")).unwrap()).unwrap();
+    let mut s = Solver::new(prog).unwrap();
+    s.load_inputs(None).unwrap();
+    let edge = s.prog.relation_id("edge").unwrap();
+    assert_eq!(
+        sorted_tuples(&s.rels[edge], &s.blocks(edge)),
+        vec![vec![0, 2]]
+    );
+    assert_eq!(
+        s.prog.domains[0].names.as_ref().unwrap().name(2),
+        Some("gamma")
+    );
 }
 
 #[test]

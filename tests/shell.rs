@@ -1022,7 +1022,7 @@ fn damaged_databases_are_rejected_with_a_clear_error() {
     let future = d("future");
     let m = future.join("metadata.tsv");
     let text = std::fs::read_to_string(&m).unwrap();
-    std::fs::write(&m, text.replace("refract-db 1", "refract-db 99")).unwrap();
+    std::fs::write(&m, text.replace("refract-db 2", "refract-db 99")).unwrap();
     let e = open_err(&future);
     assert!(
         e.to_string().contains("database format `refract-db 99`"),

@@ -354,7 +354,7 @@ fn analyze_unguarded(
         })
         .try_for_each(|rel| -> Result<(), AnalysisError> {
             let name = &solver.prog.relations[rel].name;
-            solver.write_bdd_file(rel, &dir.join(format!("{name}.bdd")))?;
+            solver.write_compact_bdd_file(rel, &dir.join(format!("{name}.bdd")))?;
             Ok(())
         })?;
     solver.write_bddinfo(&dir.join("bddinfo"))?;

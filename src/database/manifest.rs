@@ -9,7 +9,7 @@
 //! caught at once); a file's checksum is checked when the file is read.
 //!
 //! ```text
-//! format    refract-db 1
+//! format    refract-db 2
 //! refract   0.1.0
 //! command   analyze
 //! created   1795392000
@@ -25,8 +25,13 @@ use std::fmt::Write as _;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-/// The format this build reads and writes.
-pub const FORMAT: &str = "refract-db 1";
+/// The format this build writes: version 2 stores relations as compact
+/// BDDs and maps compressed ([`crate::io::compact`],
+/// [`crate::io::map`]).
+pub const FORMAT: &str = "refract-db 2";
+/// The formats this build reads: its own, and version 1 (JavaBDD text
+/// dumps and plain maps), which the same readers take.
+pub const READABLE: [&str; 2] = ["refract-db 1", FORMAT];
 /// How every manifest begins, whatever its format version: what marks a
 /// directory as a refract database.
 pub const FORMAT_PREFIX: &str = "format\trefract-db";
@@ -214,7 +219,7 @@ pub enum ManifestProblem {
 /// A manifest read back.
 #[derive(Clone, Debug, Default)]
 pub struct Manifest {
-    /// `format` (`refract-db 1`).
+    /// `format` (`refract-db 2`).
     pub format: String,
     /// The version of refract that wrote it.
     pub tool_version: String,
@@ -267,7 +272,7 @@ impl Manifest {
         if m.format.is_empty() {
             return Err(ManifestProblem::NoFormat);
         }
-        if m.format != FORMAT {
+        if !READABLE.contains(&m.format.as_str()) {
             return Err(ManifestProblem::Format(m.format));
         }
         Ok(m)
@@ -339,6 +344,11 @@ mod tests {
         assert_eq!(
             Manifest::parse("refract\t1\n").unwrap_err(),
             ManifestProblem::NoFormat
+        );
+        // Version 1 (text dumps, plain maps) is still read.
+        assert_eq!(
+            Manifest::parse("format\trefract-db 1\n").unwrap().format,
+            "refract-db 1"
         );
         assert_eq!(
             Manifest::parse("format\trefract-db 1\nfile\tx\tnot-a-size\tab\n").unwrap_err(),

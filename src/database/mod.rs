@@ -1,6 +1,6 @@
 //! The program database: a directory written by `refract facts` or
-//! `refract analyze` that holds the maps (`V.map`, ...), the relations
-//! (`R.bdd` or `R.tuples`), the schema (`database.dl`, else `schema.dl`),
+//! `refract analyze` that holds the maps (`V.map.gz`, ...), the relations
+//! (`R.bdd`, compact, or `R.tuples.gz`), the schema (`database.dl`, else `schema.dl`),
 //! the program text that produced them (`program.dl`) and a manifest
 //! (`metadata.tsv`, see [`manifest`]).
 //!
@@ -21,9 +21,14 @@ use crate::datalog::program::{Program, RelId};
 use crate::datalog::resolve::resolve;
 use crate::datalog::solver::Solver;
 use biodivine_lib_bdd::Bdd;
-use manifest::{checksum, Manifest, ManifestProblem, FORMAT, MANIFEST};
+use manifest::{checksum, Manifest, ManifestProblem, FORMAT, MANIFEST, READABLE};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+
+/// The files a stored relation `R` may be in: `R.bdd` (compact, or a
+/// JavaBDD dump in a version 1 database), `R.tuples` (what a session
+/// stored), `R.tuples.gz` (facts the analysis does not read).
+const STORED_FORMATS: [&str; 3] = ["bdd", "tuples", "tuples.gz"];
 
 /// Why a database could not be opened or read.
 #[derive(Debug, thiserror::Error)]
@@ -38,7 +43,7 @@ pub enum DatabaseError {
     #[error("{0}: incomplete database (no {MANIFEST}): its write did not finish, or an older refract wrote it; write it again with `refract facts` or `refract analyze`")]
     Incomplete(PathBuf),
     /// Written in another format.
-    #[error("{dir}: database format `{found}`, but this refract ({version}) reads `{FORMAT}`; write it again with this version", version = env!("CARGO_PKG_VERSION"))]
+    #[error("{dir}: database format `{found}`, but this refract ({version}) reads `{}` and `{FORMAT}`; write it again with this version", READABLE[0], version = env!("CARGO_PKG_VERSION"))]
     Version {
         /// The database.
         dir: PathBuf,
@@ -141,7 +146,7 @@ impl Database {
         let mut db_files: Vec<&String> = manifest
             .files
             .keys()
-            .filter(|n| n.ends_with(".map") || n.ends_with(".dl"))
+            .filter(|n| n.ends_with(".map") || n.ends_with(".map.gz") || n.ends_with(".dl"))
             .collect();
         db_files.sort();
         for name in db_files {
@@ -216,11 +221,13 @@ impl Database {
             let sum = checksum(&schema).map_err(io(&schema))?;
             self.manifest.files.insert(schema_name, sum);
         }
-        // A stored BDD of the same relation gives way to the new contents.
-        let bdd_file = format!("{name}.bdd");
-        if self.manifest.files.remove(&bdd_file).is_some() {
-            let bdd_path = self.dir.join(&bdd_file);
-            std::fs::remove_file(&bdd_path).map_err(io(&bdd_path))?;
+        // The relation's other stored forms give way to the new contents.
+        for ext in STORED_FORMATS.iter().filter(|e| **e != "tuples") {
+            let old_file = format!("{name}.{ext}");
+            if self.manifest.files.remove(&old_file).is_some() {
+                let old_path = self.dir.join(&old_file);
+                std::fs::remove_file(&old_path).map_err(io(&old_path))?;
+            }
         }
         let sum = checksum(&path).map_err(io(&path))?;
         self.manifest.files.insert(file, sum);
@@ -232,7 +239,7 @@ impl Database {
 
     /// The file holding a stored relation.
     fn stored_file(&self, name: &str) -> Option<String> {
-        ["bdd", "tuples"]
+        STORED_FORMATS
             .iter()
             .map(|ext| format!("{name}.{ext}"))
             .find(|f| self.manifest.files.contains_key(f))
@@ -372,7 +379,7 @@ impl Database {
             self.solver.load_input(rel, Some(&dir))?;
         } else if declared_by_schema && r.options.input {
             // The schema promises it, the manifest does not list it.
-            let path = ["bdd", "tuples"]
+            let path = STORED_FORMATS
                 .iter()
                 .map(|ext| self.dir.join(format!("{name}.{ext}")))
                 .find(|p| p.is_file());
@@ -429,7 +436,9 @@ impl Database {
         let rel = self.relation_id(name)?;
         let keep = |row: &[u64]| row.get(column).is_some_and(|v| keys.contains(v));
         if !self.loaded[rel] {
-            if let Some(file) = self.stored_file(name).filter(|f| f.ends_with(".tuples")) {
+            if let Some(file) = (self.stored_file(name))
+                .filter(|f| f.ends_with(".tuples") || f.ends_with(".tuples.gz"))
+            {
                 verify(&self.dir, &self.manifest, &file)?;
                 let path = self.dir.join(&file);
                 if let Some(rows) = self.solver.read_tuples_rows(rel, &path, &keep)? {

@@ -10,8 +10,10 @@ use super::program::RelId;
 use super::solver::Solver;
 use crate::bdd::encode::{interval_bdd, range_bdd, relation_from_tuples};
 use crate::bdd::node_builder::{mk_false, mk_true, NodeBuilder};
+use crate::io::compact;
 use crate::io::javabdd::{self, BddDump, DumpNode};
 use crate::io::map::NameMap;
+use crate::io::text_file;
 use crate::io::tsv;
 use crate::io::tuples::{self, Field};
 use biodivine_lib_bdd::{Bdd, BddPointer};
@@ -47,7 +49,7 @@ impl Solver {
     }
 
     /// Loads one input relation from `facts_dir` or the base directory
-    /// (`R.bdd`, `R.tuples` or `R.facts`).
+    /// (`R.bdd`, `R.tuples`, `R.tuples.gz` or `R.facts`).
     pub fn load_input(&mut self, rel: RelId, facts_dir: Option<&Path>) -> Result<()> {
         {
             let opts = self.prog.relations[rel].options.clone();
@@ -55,6 +57,7 @@ impl Solver {
             let formats: &[(Format, &str)] = if opts.input_tuples && !opts.input {
                 &[
                     (Format::Tuples, "tuples"),
+                    (Format::Tuples, "tuples.gz"),
                     (Format::Bdd, "bdd"),
                     (Format::Facts, "facts"),
                 ]
@@ -62,6 +65,7 @@ impl Solver {
                 &[
                     (Format::Bdd, "bdd"),
                     (Format::Tuples, "tuples"),
+                    (Format::Tuples, "tuples.gz"),
                     (Format::Facts, "facts"),
                 ]
             };
@@ -124,12 +128,21 @@ impl Solver {
         Error::new(ErrorKind::BadData, format!("{}: {msg}", path.display()))
     }
 
-    /// Reads a JavaBDD dump of relation `rel`, translating its variable
-    /// numbering (from the `bddinfo` beside it, or this layout's file
-    /// order) into this layout, reordering as needed.
+    /// Reads a BDD of relation `rel`, a JavaBDD dump or its compact form
+    /// (told apart by the compact form's first line), translating its
+    /// variable numbering (from the `bddinfo` beside it, or this layout's
+    /// file order) into this layout, reordering as needed.
     pub fn read_bdd_file(&self, rel: RelId, path: &Path) -> Result<Bdd> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, &e))?;
-        let dump = javabdd::parse(&text).map_err(|e| Self::data_error(path, e))?;
+        let bytes = std::fs::read(path).map_err(|e| Error::io(path, &e))?;
+        let dump = if compact::is_compact(&bytes) {
+            compact::parse(&bytes).map_err(|e| Self::data_error(path, e))?
+        } else {
+            let text = std::str::from_utf8(&bytes).map_err(|_| {
+                Self::data_error(path, "neither a JavaBDD dump (text) nor a compact BDD")
+            })?;
+            javabdd::parse(text).map_err(|e| Self::data_error(path, e))?
+        };
+        drop(bytes);
         let nv = self.layout.num_vars();
         let (_, nodes) = match dump {
             BddDump::Constant(false) => return Ok(mk_false(nv)),
@@ -187,9 +200,7 @@ impl Solver {
             }
         }
         let mut builder = NodeBuilder::new(nv);
-        let mut ids: HashMap<u64, BddPointer> = HashMap::with_capacity(nodes.len());
-        ids.insert(0, BddPointer::zero());
-        ids.insert(1, BddPointer::one());
+        let mut ids = NodeIds::new(&nodes);
         let name = &self.prog.relations[rel].name;
         let mut root = BddPointer::zero();
         for DumpNode { id, var, low, high } in nodes {
@@ -200,7 +211,7 @@ impl Solver {
                 )
             })?;
             let child = |c: u64| {
-                ids.get(&c).copied().ok_or_else(|| {
+                ids.get(c).ok_or_else(|| {
                     Self::data_error(
                         path,
                         format!("node {id} refers to node {c} before defining it"),
@@ -294,7 +305,7 @@ impl Solver {
         rel: RelId,
         path: &Path,
     ) -> Result<(Vec<Vec<u64>>, Vec<Vec<Field>>)> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, &e))?;
+        let text = text_file::read(path).map_err(|e| Error::io(path, &e))?;
         let attrs = &self.prog.relations[rel].attrs;
         let file = tuples::parse(&text, attrs.len()).map_err(|e| Self::data_error(path, e))?;
         let sizes = self.attr_sizes(rel);
@@ -331,7 +342,7 @@ impl Solver {
     }
 
     fn read_facts_file(&self, rel: RelId, path: &Path) -> Result<Bdd> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, &e))?;
+        let text = text_file::read(path).map_err(|e| Error::io(path, &e))?;
         let attrs = &self.prog.relations[rel].attrs;
         let maps: Vec<Option<&NameMap>> = attrs
             .iter()
@@ -446,8 +457,23 @@ impl Solver {
     /// Writes one relation as a JavaBDD dump (variables numbered in
     /// file order, as `bddinfo` lists them).
     pub fn write_bdd_file(&self, rel: RelId, path: &Path) -> Result<()> {
+        let mut buf = Vec::new();
+        javabdd::write(&mut buf, &self.dump(rel)).map_err(|e| Error::io(path, &e))?;
+        atomic_write(path, &buf)
+    }
+
+    /// Writes one relation as [`write_bdd_file`](Self::write_bdd_file)
+    /// does, in the compact form (a database's relations).
+    pub fn write_compact_bdd_file(&self, rel: RelId, path: &Path) -> Result<()> {
+        let mut buf = Vec::new();
+        compact::write(&mut buf, &self.dump(rel)).map_err(|e| Error::io(path, &e))?;
+        atomic_write(path, &buf)
+    }
+
+    /// A relation's BDD as a dump, variables numbered in file order.
+    fn dump(&self, rel: RelId) -> BddDump {
         let bdd = &self.rels[rel];
-        let dump = if bdd.is_false() {
+        if bdd.is_false() {
             BddDump::Constant(false)
         } else if bdd.is_true() {
             BddDump::Constant(true)
@@ -473,10 +499,7 @@ impl Solver {
                 })
                 .collect();
             BddDump::Nodes { var_levels, nodes }
-        };
-        let mut buf = Vec::new();
-        javabdd::write(&mut buf, &dump).map_err(|e| Error::io(path, &e))?;
-        atomic_write(path, &buf)
+        }
     }
 
     fn sorted_rows(&self, rel: RelId) -> Vec<Vec<u64>> {
@@ -588,4 +611,48 @@ pub fn atomic_write(path: &Path, bytes: &[u8]) -> Result<()> {
     ));
     std::fs::write(&tmp, bytes).map_err(|e| Error::io(&tmp, &e))?;
     std::fs::rename(&tmp, path).map_err(|e| Error::io(path, &e))
+}
+
+/// The nodes read so far, by their ids in the file: a vector where the
+/// ids are 2, 3, ... in order (every compact file, and the dumps refract
+/// writes), else a map.
+enum NodeIds {
+    /// Pointer of id `k` at index `k`.
+    Dense(Vec<BddPointer>),
+    /// Any ids.
+    Sparse(HashMap<u64, BddPointer>),
+}
+
+impl NodeIds {
+    /// Room for `nodes`, with the terminals 0 and 1 known.
+    fn new(nodes: &[DumpNode]) -> NodeIds {
+        let terminals = [BddPointer::zero(), BddPointer::one()];
+        if nodes.iter().enumerate().all(|(k, n)| n.id == k as u64 + 2) {
+            let mut v = Vec::with_capacity(nodes.len() + 2);
+            v.extend(terminals);
+            NodeIds::Dense(v)
+        } else {
+            let mut m = HashMap::with_capacity(nodes.len() + 2);
+            m.extend([(0, terminals[0]), (1, terminals[1])]);
+            NodeIds::Sparse(m)
+        }
+    }
+
+    /// The pointer of node `id`, if read.
+    fn get(&self, id: u64) -> Option<BddPointer> {
+        match self {
+            NodeIds::Dense(v) => usize::try_from(id).ok().and_then(|k| v.get(k).copied()),
+            NodeIds::Sparse(m) => m.get(&id).copied(),
+        }
+    }
+
+    /// Records node `id` (the next one, where dense).
+    fn insert(&mut self, id: u64, p: BddPointer) {
+        match self {
+            NodeIds::Dense(v) => v.push(p),
+            NodeIds::Sparse(m) => {
+                m.insert(id, p);
+            }
+        }
+    }
 }

@@ -11,8 +11,9 @@ use super::schema::{DOMAINS, RELATIONS};
 use crate::bdd::layout::bits_for;
 use crate::database::manifest::ManifestBuilder;
 use crate::database::staged::StagedDatabase;
+use crate::io::text_file::TextWriter;
 use rayon::prelude::*;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::Path;
 
 /// Size and name of each domain, in [`DOMAINS`] order.
@@ -87,12 +88,20 @@ pub struct Summary {
     pub relations: Vec<(String, usize)>,
 }
 
+/// The map file of domain `d`: compressed, since maps are most of a
+/// database's bytes (the quick start against the whole JDK: 620 MB of
+/// names as text, 41 MB compressed).
+pub fn map_file(d: &str) -> String {
+    format!("{d}.map.gz")
+}
+
+/// Writes a domain's map: `n` names, element `k` named `name(k)`.
 fn write_lines(path: &Path, n: usize, name: impl Fn(usize) -> String) -> io::Result<()> {
-    let mut w = BufWriter::new(std::fs::File::create(path)?);
+    let mut w = TextWriter::create(path)?;
     for k in 0..n {
-        writeln!(w, "{}", name(k))?;
+        w.line(&name(k))?;
     }
-    w.flush()
+    w.finish()
 }
 
 /// Writes the facts into a new staged database for `dir`; the caller
@@ -142,7 +151,7 @@ pub fn write_facts(
 pub fn write_maps_and_schema(b: &FactsBuilder, dir: &Path) -> io::Result<Vec<(String, u64)>> {
     let sizes = domain_sizes(b);
     sizes.par_iter().try_for_each(|&(d, n)| {
-        let path = dir.join(format!("{d}.map"));
+        let path = dir.join(map_file(d));
         match d {
             "V" => write_lines(&path, b.var_count(), |k| b.var_name(k as u32)),
             "H" => write_lines(&path, b.heaps.len(), |k| b.heaps[k].clone()),
@@ -159,7 +168,7 @@ pub fn write_maps_and_schema(b: &FactsBuilder, dir: &Path) -> io::Result<Vec<(St
     Ok(sizes.iter().map(|&(d, n)| (d.to_string(), n)).collect())
 }
 
-/// Writes a `.tuples` file into `dir` for each relation that `as_tuples`
+/// Writes a `.tuples.gz` file into `dir` for each relation that `as_tuples`
 /// accepts, side by side. Returns their numbers of tuples.
 pub fn write_relations(
     b: &FactsBuilder,
@@ -179,7 +188,7 @@ pub fn write_relations(
         .map(|r| {
             let name = RELATIONS[r].name;
             let rows = tuples(b, r);
-            write_tuples(&dir.join(format!("{name}.tuples")), r, &rows, &bits)?;
+            write_tuples(&dir.join(format!("{name}.tuples.gz")), r, &rows, &bits)?;
             Ok((name.to_string(), rows.len()))
         })
         .collect()
@@ -194,7 +203,7 @@ fn write_tuples(
     bits: &dyn Fn(&str) -> u32,
 ) -> io::Result<()> {
     let schema = &RELATIONS[r];
-    let mut w = BufWriter::new(std::fs::File::create(path)?);
+    let mut w = TextWriter::create(path)?;
     let mut seen: Vec<&str> = Vec::new();
     let header: Vec<String> = schema
         .attrs
@@ -218,7 +227,7 @@ fn write_tuples(
         line.push(b'\n');
         w.write_all(&line)?;
     }
-    w.flush()
+    w.finish()
 }
 
 /// Appends `v` in decimal to `out`, without allocating.
@@ -243,7 +252,7 @@ pub fn schema_text(sizes: &[(&str, u64)]) -> String {
          # Include it from an analysis: .include \"schema.dl\"\n\n",
     );
     for ((d, n), (_, doc)) in sizes.iter().zip(DOMAINS) {
-        s.push_str(&format!("# {doc}\n{d} {n} {d}.map\n"));
+        s.push_str(&format!("# {doc}\n{d} {n} {}\n", map_file(d)));
     }
     s.push('\n');
     for r in RELATIONS {

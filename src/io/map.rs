@@ -1,7 +1,9 @@
 //! bddbddb map files: one element name per line; line `i` names element `i`.
+//! A map whose file name ends in `.gz` is gzip-compressed: databases store
+//! theirs so (the whole JDK's `V.map`: 325 MB as text, 17 MB compressed).
 
+use super::text_file::{self, TextWriter};
 use std::collections::HashMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -55,13 +57,13 @@ impl NameMap {
         self.error.get().map(String::as_str)
     }
 
-    /// Writes the map file.
+    /// Writes the map file (gzip-compressed if its name ends in `.gz`).
     pub fn write(&self, path: &Path) -> std::io::Result<()> {
-        let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
+        let mut out = TextWriter::create(path)?;
         for n in self.names() {
-            writeln!(out, "{n}")?;
+            out.line(n)?;
         }
-        out.flush()
+        out.finish()
     }
 
     /// The element with this name (the first, if repeated).
@@ -100,7 +102,7 @@ impl NameMap {
             let Some(path) = &self.file else {
                 return Vec::new();
             };
-            match std::fs::read_to_string(path) {
+            match text_file::read(path) {
                 Ok(text) => parse_lines(&text),
                 Err(e) => {
                     let _ = self
