@@ -84,7 +84,7 @@ enum Command {
     /// Reads jars, jmods, class directories and .class files (the first
     /// definition of a class wins), plus the JDK's jmods, and writes the
     /// input relations of the pointer and reflection analyses: maps
-    /// (V.map.gz, H.map.gz, ...), one .tuples.gz file per relation, and schema.dl.
+    /// (V.map.zst, H.map.zst, ...), one .tuples.zst file per relation, and schema.dl.
     /// Classes that cannot be read are reported and skipped.
     ///
     /// With --dump R, prints relation R's tuples with names instead

@@ -44,12 +44,12 @@ fn facts_writes_a_database_the_engine_queries() {
     }
     for f in [
         "schema.dl",
-        "V.map.gz",
-        "H.map.gz",
-        "M.map.gz",
-        "I.map.gz",
-        "vP0.tuples.gz",
-        "actual.tuples.gz",
+        "V.map.zst",
+        "H.map.zst",
+        "M.map.zst",
+        "I.map.zst",
+        "vP0.tuples.zst",
+        "actual.tuples.zst",
     ] {
         assert!(db.join(f).is_file(), "{f} missing");
     }

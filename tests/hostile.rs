@@ -93,7 +93,7 @@ fn arrays_of_255_dimensions_are_cheap() {
             "{file}: {}",
             String::from_utf8_lossy(&o.stderr)
         );
-        let types = map_names(&db.join("T.map.gz"));
+        let types = map_names(&db.join("T.map.zst"));
         let deepest = format!("java.lang.Object{}", "[]".repeat(254));
         if file.starts_with("array-255") {
             assert!(types.contains(&deepest), "no Object[]^254");
@@ -133,7 +133,7 @@ fn symbolic_link_loops_are_skipped_with_a_warning() {
              warning: skipped {d}/p/up: symbolic link to .., a directory already read (a loop); not followed\n"
         )
     );
-    let types = map_names(&t.path().join("two.db/T.map.gz"));
+    let types = map_names(&t.path().join("two.db/T.map.zst"));
     assert!(types.iter().any(|l| l == "Hello"));
 }
 

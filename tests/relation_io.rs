@@ -84,12 +84,12 @@ fn inputs_in_every_format_and_outputs_round_trip() {
     let z = d.join("z");
     fs::create_dir(&z).unwrap();
     refract::io::map::NameMap::parse("alpha\nbeta\ngamma")
-        .write(&z.join("n.map.gz"))
+        .write(&z.join("n.map.zst"))
         .unwrap();
-    let mut w = refract::io::text_file::TextWriter::create(&z.join("edge.tuples.gz")).unwrap();
+    let mut w = refract::io::text_file::TextWriter::create(&z.join("edge.tuples.zst")).unwrap();
     w.line("# N0:2 N1:2\n0 2").unwrap();
     w.finish().unwrap();
-    fs::write(z.join("p.dl"), "N 3 n.map.gz\nedge(a:N0, b:N1) input\n").unwrap();
+    fs::write(z.join("p.dl"), "N 3 n.map.zst\nedge(a:N0, b:N1) input\n").unwrap();
     let prog = resolve(&parse_file(&z.join("p.dl")).unwrap()).unwrap();
     let mut s = Solver::new(prog).unwrap();
     s.load_inputs(None).unwrap();

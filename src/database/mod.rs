@@ -1,6 +1,6 @@
 //! The program database: a directory written by `refract facts` or
-//! `refract analyze` that holds the maps (`V.map.gz`, ...), the relations
-//! (`R.bdd`, compact, or `R.tuples.gz`), the schema (`database.dl`, else `schema.dl`),
+//! `refract analyze` that holds the maps (`V.map.zst`, ...), the relations
+//! (`R.bdd`, compact, or `R.tuples.zst`), the schema (`database.dl`, else `schema.dl`),
 //! the program text that produced them (`program.dl`) and a manifest
 //! (`metadata.tsv`, see [`manifest`]).
 //!
@@ -27,8 +27,8 @@ use std::path::{Path, PathBuf};
 
 /// The files a stored relation `R` may be in: `R.bdd` (compact, or a
 /// JavaBDD dump in a version 1 database), `R.tuples` (what a session
-/// stored), `R.tuples.gz` (facts the analysis does not read).
-const STORED_FORMATS: [&str; 3] = ["bdd", "tuples", "tuples.gz"];
+/// stored), `R.tuples.zst` (facts the analysis does not read).
+const STORED_FORMATS: [&str; 3] = ["bdd", "tuples", "tuples.zst"];
 
 /// Why a database could not be opened or read.
 #[derive(Debug, thiserror::Error)]
@@ -146,7 +146,7 @@ impl Database {
         let mut db_files: Vec<&String> = manifest
             .files
             .keys()
-            .filter(|n| n.ends_with(".map") || n.ends_with(".map.gz") || n.ends_with(".dl"))
+            .filter(|n| n.ends_with(".map") || n.ends_with(".map.zst") || n.ends_with(".dl"))
             .collect();
         db_files.sort();
         for name in db_files {
@@ -437,7 +437,7 @@ impl Database {
         let keep = |row: &[u64]| row.get(column).is_some_and(|v| keys.contains(v));
         if !self.loaded[rel] {
             if let Some(file) = (self.stored_file(name))
-                .filter(|f| f.ends_with(".tuples") || f.ends_with(".tuples.gz"))
+                .filter(|f| f.ends_with(".tuples") || f.ends_with(".tuples.zst"))
             {
                 verify(&self.dir, &self.manifest, &file)?;
                 let path = self.dir.join(&file);

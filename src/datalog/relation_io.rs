@@ -49,7 +49,7 @@ impl Solver {
     }
 
     /// Loads one input relation from `facts_dir` or the base directory
-    /// (`R.bdd`, `R.tuples`, `R.tuples.gz` or `R.facts`).
+    /// (`R.bdd`, `R.tuples`, `R.tuples.zst` or `R.facts`).
     pub fn load_input(&mut self, rel: RelId, facts_dir: Option<&Path>) -> Result<()> {
         {
             let opts = self.prog.relations[rel].options.clone();
@@ -57,7 +57,7 @@ impl Solver {
             let formats: &[(Format, &str)] = if opts.input_tuples && !opts.input {
                 &[
                     (Format::Tuples, "tuples"),
-                    (Format::Tuples, "tuples.gz"),
+                    (Format::Tuples, "tuples.zst"),
                     (Format::Bdd, "bdd"),
                     (Format::Facts, "facts"),
                 ]
@@ -65,7 +65,7 @@ impl Solver {
                 &[
                     (Format::Bdd, "bdd"),
                     (Format::Tuples, "tuples"),
-                    (Format::Tuples, "tuples.gz"),
+                    (Format::Tuples, "tuples.zst"),
                     (Format::Facts, "facts"),
                 ]
             };

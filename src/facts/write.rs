@@ -92,7 +92,7 @@ pub struct Summary {
 /// database's bytes (the quick start against the whole JDK: 620 MB of
 /// names as text, 41 MB compressed).
 pub fn map_file(d: &str) -> String {
-    format!("{d}.map.gz")
+    format!("{d}.map.zst")
 }
 
 /// Writes a domain's map: `n` names, element `k` named `name(k)`.
@@ -168,7 +168,7 @@ pub fn write_maps_and_schema(b: &FactsBuilder, dir: &Path) -> io::Result<Vec<(St
     Ok(sizes.iter().map(|&(d, n)| (d.to_string(), n)).collect())
 }
 
-/// Writes a `.tuples.gz` file into `dir` for each relation that `as_tuples`
+/// Writes a `.tuples.zst` file into `dir` for each relation that `as_tuples`
 /// accepts, side by side. Returns their numbers of tuples.
 pub fn write_relations(
     b: &FactsBuilder,
@@ -188,7 +188,7 @@ pub fn write_relations(
         .map(|r| {
             let name = RELATIONS[r].name;
             let rows = tuples(b, r);
-            write_tuples(&dir.join(format!("{name}.tuples.gz")), r, &rows, &bits)?;
+            write_tuples(&dir.join(format!("{name}.tuples.zst")), r, &rows, &bits)?;
             Ok((name.to_string(), rows.len()))
         })
         .collect()

@@ -1,9 +1,9 @@
 //! refract's compact BDD files: the nodes of a JavaBDD dump in a binary,
-//! deflated form, for the relations a database stores.
+//! compressed form, for the relations a database stores.
 //!
 //! ```text
 //! refract-bdd 1\n                      the magic line
-//! deflate stream of LEB128 numbers:
+//! zstd stream (level 1) of LEB128 numbers:
 //!   0 | 1                              the constant false or true, or
 //!   2 <variable count> <level>...      as a JavaBDD dump's second line
 //!     <node count>
@@ -14,14 +14,12 @@
 //! ```
 //!
 //! A JavaBDD text dump spends about 22 bytes on a node; this form about
-//! 5.4 before deflating and 2.8 after (the whole JDK's `mI`, 3.75 million
-//! nodes: 84 MB as text, 10.4 MB here). A text dump starts with a digit,
-//! so the magic line tells the two apart.
+//! 5.4 before compressing (the whole JDK's `mI`, 3.75 million nodes: 84
+//! MB as text, 20 MB of numbers; deflated, 10.4 MB). A text dump starts
+//! with a digit, so the magic line tells the two apart.
 
 use super::javabdd::{BddDump, DumpNode};
-use flate2::read::DeflateDecoder;
-use flate2::write::DeflateEncoder;
-use flate2::Compression;
+use super::text_file::LEVEL;
 use std::io::{self, BufRead, BufReader, Write};
 
 /// The first bytes of a compact file.
@@ -47,7 +45,7 @@ pub fn is_compact(bytes: &[u8]) -> bool {
 /// them.
 pub fn write(mut out: impl Write, dump: &BddDump) -> io::Result<()> {
     out.write_all(MAGIC)?;
-    let mut z = DeflateEncoder::new(io::BufWriter::new(out), Compression::fast());
+    let mut z = zstd::Encoder::new(io::BufWriter::new(out), LEVEL)?;
     match dump {
         BddDump::Constant(c) => put(&mut z, u64::from(*c))?,
         BddDump::Nodes { var_levels, nodes } => {
@@ -87,7 +85,10 @@ pub fn parse(bytes: &[u8]) -> Result<BddDump, CompactError> {
         message: "not a compact BDD file (no `refract-bdd 1` line)".to_string(),
     })?;
     let mut r = Numbers {
-        input: BufReader::new(DeflateDecoder::new(body)),
+        input: BufReader::new(zstd::Decoder::with_buffer(body).map_err(|e| CompactError {
+            index: 0,
+            message: e.to_string(),
+        })?),
         index: 0,
     };
     match r.next("the kind")? {
@@ -281,10 +282,10 @@ mod tests {
         assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
     }
 
-    /// A stream of raw numbers, deflated behind the magic line.
+    /// A stream of raw numbers, compressed behind the magic line.
     fn raw(numbers: &[u64]) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
-        let mut z = DeflateEncoder::new(&mut out, Compression::fast());
+        let mut z = zstd::Encoder::new(&mut out, LEVEL).unwrap();
         for &n in numbers {
             put(&mut z, n).unwrap();
         }
@@ -320,7 +321,7 @@ mod tests {
             .message
             .contains("not a compact"));
         // Any byte of a file damaged: an error or another dump, never a
-        // panic (the deflate stream's own check catches most).
+        // panic.
         let good = bytes(&BddDump::Nodes {
             var_levels: vec![1, 0],
             nodes: vec![node(2, 1, 0, 1), node(3, 0, 2, 1), node(4, 0, 0, 2)],

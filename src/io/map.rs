@@ -1,6 +1,6 @@
 //! bddbddb map files: one element name per line; line `i` names element `i`.
-//! A map whose file name ends in `.gz` is gzip-compressed: databases store
-//! theirs so (the whole JDK's `V.map`: 325 MB as text, 17 MB compressed).
+//! A map whose file name ends in `.zst` is zstd-compressed: databases store
+//! theirs so (the whole JDK's `V.map`: 325 MB as text, 14 MB compressed).
 
 use super::text_file::{self, TextWriter};
 use std::collections::HashMap;
@@ -57,7 +57,7 @@ impl NameMap {
         self.error.get().map(String::as_str)
     }
 
-    /// Writes the map file (gzip-compressed if its name ends in `.gz`).
+    /// Writes the map file (zstd-compressed if its name ends in `.zst`).
     pub fn write(&self, path: &Path) -> std::io::Result<()> {
         let mut out = TextWriter::create(path)?;
         for n in self.names() {
