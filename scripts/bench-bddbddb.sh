@@ -10,7 +10,7 @@ runs=${1:-5}
 program=tests/data/bddbddb/c_pa.datalog
 [ -f "$program" ] || { echo "missing $program" >&2; exit 2; }
 cargo build --release --quiet
-bin=target/release/refract
+bin=${CARGO_TARGET_DIR:-$PWD/target}/release/refract
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -m)"
 walls=()
 for i in $(seq 1 "$runs"); do

@@ -33,7 +33,7 @@ git worktree add --detach "$work/base" "$rev" >/dev/null 2>&1
 echo "building $rev and the working tree..." >&2
 (cd "$work/base" && CARGO_TARGET_DIR="$work/target-base" cargo build --release -q)
 cargo build --release -q
-A=$PWD/target/release/refract
+A=${CARGO_TARGET_DIR:-$PWD/target}/release/refract
 B=$work/target-base/release/refract
 root=$PWD
 

@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 runs=${1:-3}
 home=${2:-${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")}}
 cargo build --release -q
-bin=target/release/refract
+bin=${CARGO_TARGET_DIR:-$PWD/target}/release/refract
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 

@@ -37,7 +37,7 @@ if [ ${#need[@]} -gt 0 ]; then
     $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need[@]}"
 fi
 cargo build --release -q
-bin=$PWD/target/release/refract
+bin=${CARGO_TARGET_DIR:-$PWD/target}/release/refract
 out=${REFRACT_BENCH_DIR:-$(mktemp -d)}
 mkdir -p "$out"
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GB; JDK: $jdk ($(java -version 2>&1 | head -1)); results in $out"

@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 command -v tmux >/dev/null || { echo "smoke-repl: tmux is not installed" >&2; exit 2; }
 if [ -z "${REFRACT:-}" ]; then
     cargo build --release --quiet
-    REFRACT=$PWD/target/release/refract
+    REFRACT=${CARGO_TARGET_DIR:-$PWD/target}/release/refract
 fi
 work=$(mktemp -d)
 session=refract-smoke-$$
