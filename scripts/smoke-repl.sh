@@ -42,6 +42,7 @@ wait_for() {
     done
 }
 type_line() { tmux send-keys -t "$session" -l -- "$1"; tmux send-keys -t "$session" Enter; }
+
 tmux new-session -d -s "$session" -x 250 -y 50 \
     "cd $work && REFRACT_HISTORY=$work/history $REFRACT repl $work/inv.db; echo SHELL-EXITED-\$?; sleep 30"
 wait_for '^refract>'

@@ -90,7 +90,7 @@ pub struct Summary {
 
 /// The map file of domain `d`: compressed, since maps are most of a
 /// database's bytes (the quick start against the whole JDK: 620 MB of
-/// names as text, 41 MB compressed).
+/// names as text, 38 MB compressed).
 pub fn map_file(d: &str) -> String {
     format!("{d}.map.zst")
 }
