@@ -4,7 +4,9 @@
 //! in the environment; `--trace-ms MS` (or `REFRACT_TRACE_MS`) sets the
 //! shortest join step printed, 100 ms by default.
 
-use crate::datalog::observer::{IterationEnd, Observer, RuleTotal, StepEnd, StepKind};
+use crate::datalog::observer::{
+    IterationEnd, Observer, RuleTotal, SaturationEnd, StepEnd, StepKind,
+};
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::Duration;
@@ -126,6 +128,17 @@ impl Observer for TraceObserver {
             .or_insert_with(|| (end.rule_text.to_string(), Duration::ZERO, 0));
         e.1 += end.time;
         e.2 += 1;
+    }
+
+    fn saturation_ended(&self, s: &SaturationEnd) {
+        eprintln!(
+            "[trace]   saturation: preparing {:.3}s; joins {:.3}s wall, {:.3}s summed; merging {:.3}s, of which folding {:.3}s",
+            s.prepare.as_secs_f64(),
+            s.joins_wall.as_secs_f64(),
+            s.joins_summed.as_secs_f64(),
+            s.merging.as_secs_f64(),
+            s.folding.as_secs_f64()
+        );
     }
 
     fn solve_ended(&self, rules: &[RuleTotal]) {

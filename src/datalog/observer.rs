@@ -98,6 +98,25 @@ pub struct StepEnd<'a> {
     pub time: Duration,
 }
 
+/// A saturation (the inner loop between two iterations), ended: its
+/// steps and where its time went, wall clock unless said otherwise.
+#[derive(Clone, Debug, Default)]
+pub struct SaturationEnd {
+    /// Its steps.
+    pub steps: usize,
+    /// Preparing subgoals: the full relations once, then each step's
+    /// driving tuples and what is known.
+    pub prepare: Duration,
+    /// The steps' joins.
+    pub joins_wall: Duration,
+    /// The same, summed over the threads.
+    pub joins_summed: Duration,
+    /// Uniting each step's results and keeping them.
+    pub merging: Duration,
+    /// Of which: folding them into what the iteration found.
+    pub folding: Duration,
+}
+
 /// A rule's work over a whole solve.
 #[derive(Debug)]
 pub struct RuleTotal<'a> {
@@ -124,6 +143,8 @@ pub trait Observer: Send + Sync {
     }
     /// A step of a rule ended (only when [`Observer::wants_steps`]).
     fn step_ended(&self, _end: &StepEnd) {}
+    /// A saturation ended (before the merge that ends its iteration).
+    fn saturation_ended(&self, _end: &SaturationEnd) {}
     /// The solve ended, with each rule's totals in the program's order.
     fn solve_ended(&self, _rules: &[RuleTotal]) {}
 }

@@ -459,6 +459,9 @@ impl Solver {
         end
     }
 
+    /// Evaluates one stratum: its exit rules once, then, if it is
+    /// recursive, semi-naive iterations until no relation grows. Returns
+    /// the number of iterations (1 for a stratum that does not recurse).
     fn solve_stratum(&mut self, stratum: &Stratum, index: usize) -> Result<u64> {
         let (plans, statics, results) = self.run_exit_rules(stratum)?;
         let mut fresh = self.collect_exits(&plans, results);
@@ -468,17 +471,17 @@ impl Solver {
             }
             return Ok(1);
         }
-
-        // Semi-naive iteration.
         let nv = self.layout.num_vars();
-        let mut old: HashMap<RelId, Bdd> = HashMap::new();
-        let mut delta: HashMap<RelId, Bdd> = HashMap::new();
+        let mut versions: HashMap<RelId, Versions> = HashMap::new();
         for &rel in &stratum.relations {
             if let Some(r) = fresh.remove(&rel) {
                 self.rels[rel] = apply::or(&self.rels[rel], &r);
             }
-            old.insert(rel, mk_false(nv));
-            delta.insert(rel, self.rels[rel].clone());
+            let first = Versions {
+                old: mk_false(nv),
+                delta: self.rels[rel].clone(),
+            };
+            versions.insert(rel, first);
         }
         let recursive: Vec<usize> = (0..plans.len())
             .filter(|&i| plans[i].is_recursive())
@@ -487,115 +490,31 @@ impl Solver {
         // Whether the last iteration's new tuples were saturated.
         let mut saturated = false;
         let mut iterations = 0;
-        while delta.values().any(|d| !d.is_false()) {
+        while versions.values().any(|v| !v.delta.is_false()) {
             self.check_cancel()?;
             iterations += 1;
             let iteration_start = Instant::now();
-            // Which (rule, variant) pairs can produce anything.
-            let mut jobs: Vec<(usize, usize)> = Vec::new();
-            for &pi in &recursive {
-                let p = &plans[pi];
-                for (vi, v) in p.variants.iter().enumerate() {
-                    if saturated && saturating.iter().any(|s| s.redundant(pi)) {
-                        continue;
-                    }
-                    let live = v.steps.iter().all(|s| match s {
-                        Step::Join { factor, source, .. }
-                            if p.atoms[p.factors[*factor].atom].dynamic =>
-                        {
-                            let rel = p.atoms[p.factors[*factor].atom].rel;
-                            match source {
-                                Source::Delta => !delta[&rel].is_false(),
-                                Source::Old => !old[&rel].is_false(),
-                                Source::Full => !self.rels[rel].is_false(),
-                            }
-                        }
-                        _ => true,
-                    });
-                    if live {
-                        jobs.push((pi, vi));
-                    }
-                }
-            }
-            // Prepare every dynamic subgoal version the jobs read, once.
-            let mut needed: Vec<(usize, usize, Source)> = Vec::new();
-            for &(pi, vi) in &jobs {
-                let p = &plans[pi];
-                for s in &p.variants[vi].steps {
-                    if let Step::Join { factor, source, .. } = s {
-                        let atom = p.factors[*factor].atom;
-                        if p.atoms[atom].dynamic && !needed.contains(&(pi, atom, *source)) {
-                            needed.push((pi, atom, *source));
-                        }
-                    }
-                }
-            }
-            let prepared: Vec<((usize, usize, Source), Cow<Bdd>)> = needed
-                .par_iter()
-                .map(|&(pi, atom, source)| {
-                    let rel = plans[pi].atoms[atom].rel;
-                    let bdd = match source {
-                        Source::Full => &self.rels[rel],
-                        Source::Old => &old[&rel],
-                        Source::Delta => &delta[&rel],
-                    };
-                    Ok((
-                        (pi, atom, source),
-                        self.prepare_atom(&plans[pi].atoms[atom], bdd)?,
-                    ))
-                })
-                .collect::<Result<_>>()?;
-            let prepared: HashMap<(usize, usize, Source), Cow<Bdd>> =
-                prepared.into_iter().collect();
-            let results: Vec<(usize, Bdd, Duration)> = jobs
-                .par_iter()
-                .map(|&(pi, vi)| {
-                    let t = Instant::now();
-                    let dyns: HashMap<(usize, Source), &Bdd> = prepared
-                        .iter()
-                        .filter(|((p, _, _), _)| *p == pi)
-                        .map(|((_, a, s), b)| ((*a, *s), &**b))
-                        .collect();
-                    let r = self.run_variant(&plans[pi], vi, &statics[pi], &dyns)?;
-                    Ok((pi, r, t.elapsed()))
-                })
-                .collect::<Result<_>>()?;
-            if tracing() {
-                let mut slow: Vec<&(usize, Bdd, Duration)> = results.iter().collect();
-                slow.sort_by_key(|(_, _, dt)| std::cmp::Reverse(*dt));
-                for (pi, r, dt) in slow.into_iter().take(3) {
-                    if dt.as_millis() >= 200 {
-                        eprintln!(
-                            "[trace]     {:.3}s {}n {}",
-                            dt.as_secs_f64(),
-                            r.size(),
-                            self.prog.rules[plans[*pi].rule].text
-                        );
-                    }
-                }
-            }
-            let mut acc: HashMap<RelId, Bdd> = HashMap::new();
+            // After a saturation, the variants of completely saturating
+            // rules would only derive again what it derived.
+            let redundant = |pi: usize| saturated && saturating.iter().any(|s| s.redundant(pi));
+            let jobs = self.live_variants(&plans, &recursive, &versions, redundant);
+            let results = self.run_variants(&plans, &statics, &jobs, &versions)?;
+            let mut found: HashMap<RelId, Bdd> = HashMap::new();
             for (pi, r, dt) in results {
                 record_rule(&mut self.stats, plans[pi].rule, &r, dt);
-                accumulate(&mut acc, plans[pi].head_rel, r);
+                accumulate(&mut found, plans[pi].head_rel, r);
             }
-            // new = acc − full, grown by saturation; then old = full and
+            // new = found − full, grown by saturation; then old = full and
             // full = full ∪ new.
             let merge_start = Instant::now();
-            let mut new: HashMap<RelId, Bdd> = acc
-                .into_par_iter()
-                .map(|(rel, a)| {
-                    let n = apply::and_not(&a, &self.rels[rel]);
-                    (rel, n)
-                })
+            let mut new: HashMap<RelId, Bdd> = (found.into_par_iter())
+                .map(|(rel, f)| (rel, apply::and_not(&f, &self.rels[rel])))
                 .collect();
             let saturate_start = Instant::now();
             let inner = self.saturate(&plans, &statics, &saturating, &mut new)?;
             saturated = !saturating.is_empty();
             let saturate_time = saturate_start.elapsed();
-            let merged: Vec<(RelId, Bdd, Bdd)> = stratum
-                .relations
-                .par_iter()
+            let merged: Vec<(RelId, Bdd, Bdd)> = (stratum.relations.par_iter())
                 .map(|&rel| {
                     let full = &self.rels[rel];
                     match new.get(&rel) {
@@ -611,13 +530,109 @@ impl Solver {
                 saturation_steps: inner,
             };
             self.report_iteration(index, iterations, &merged, times);
-            for (rel, new, next) in merged {
-                let prev = std::mem::replace(&mut self.rels[rel], next);
-                old.insert(rel, prev);
-                delta.insert(rel, new);
+            for (rel, delta, full) in merged {
+                let old = std::mem::replace(&mut self.rels[rel], full);
+                versions.insert(rel, Versions { old, delta });
             }
         }
         Ok(iterations)
+    }
+
+    /// The (rule, variant) pairs of the recursive rules that can derive
+    /// something: every dynamic subgoal they join is non-empty in the
+    /// version they read. Rules for which `redundant` holds are left out.
+    fn live_variants(
+        &self,
+        plans: &[RulePlan],
+        recursive: &[usize],
+        versions: &HashMap<RelId, Versions>,
+        redundant: impl Fn(usize) -> bool,
+    ) -> Vec<(usize, usize)> {
+        let mut jobs = Vec::new();
+        for &pi in recursive.iter().filter(|&&pi| !redundant(pi)) {
+            let p = &plans[pi];
+            for (vi, v) in p.variants.iter().enumerate() {
+                let live = v.steps.iter().all(|s| match s {
+                    Step::Join { factor, source, .. }
+                        if p.atoms[p.factors[*factor].atom].dynamic =>
+                    {
+                        let rel = p.atoms[p.factors[*factor].atom].rel;
+                        !versions[&rel].read(*source, &self.rels[rel]).is_false()
+                    }
+                    _ => true,
+                });
+                if live {
+                    jobs.push((pi, vi));
+                }
+            }
+        }
+        jobs
+    }
+
+    /// Runs the given (rule, variant) pairs in parallel, each dynamic
+    /// subgoal version they read prepared once. Returns each result with
+    /// its rule's plan and its time.
+    fn run_variants(
+        &self,
+        plans: &[RulePlan],
+        statics: &[Prepared],
+        jobs: &[(usize, usize)],
+        versions: &HashMap<RelId, Versions>,
+    ) -> Result<Vec<(usize, Bdd, Duration)>> {
+        let mut needed: Vec<(usize, usize, Source)> = Vec::new();
+        for &(pi, vi) in jobs {
+            let p = &plans[pi];
+            for s in &p.variants[vi].steps {
+                if let Step::Join { factor, source, .. } = s {
+                    let atom = p.factors[*factor].atom;
+                    if p.atoms[atom].dynamic && !needed.contains(&(pi, atom, *source)) {
+                        needed.push((pi, atom, *source));
+                    }
+                }
+            }
+        }
+        let prepared: HashMap<(usize, usize, Source), Cow<Bdd>> = needed
+            .par_iter()
+            .map(|&(pi, atom, source)| {
+                let rel = plans[pi].atoms[atom].rel;
+                let bdd = versions[&rel].read(source, &self.rels[rel]);
+                let b = self.prepare_atom(&plans[pi].atoms[atom], bdd)?;
+                Ok(((pi, atom, source), b))
+            })
+            .collect::<Result<_>>()?;
+        let results: Vec<(usize, Bdd, Duration)> = jobs
+            .par_iter()
+            .map(|&(pi, vi)| {
+                let t = Instant::now();
+                let dyns: HashMap<(usize, Source), &Bdd> = (prepared.iter())
+                    .filter(|((p, _, _), _)| *p == pi)
+                    .map(|((_, a, s), b)| ((*a, *s), &**b))
+                    .collect();
+                let r = self.run_variant(&plans[pi], vi, &statics[pi], &dyns)?;
+                Ok((pi, r, t.elapsed()))
+            })
+            .collect::<Result<_>>()?;
+        if tracing() {
+            self.trace_slowest(plans, &results);
+        }
+        Ok(results)
+    }
+
+    /// Prints the three slowest of an iteration's variants, if they took
+    /// 200 ms or more (`--trace`).
+    fn trace_slowest(&self, plans: &[RulePlan], results: &[(usize, Bdd, Duration)]) {
+        let mut slow: Vec<&(usize, Bdd, Duration)> = results.iter().collect();
+        slow.sort_by_key(|(_, _, dt)| std::cmp::Reverse(*dt));
+        for (pi, r, dt) in slow.into_iter().take(3) {
+            if dt.as_millis() >= 200 {
+                eprintln!(
+                    "[trace]     {:.3}s {}n {}",
+                    dt.as_secs_f64(),
+                    r.size(),
+                    self.prog.rules[plans[*pi].rule].text
+                );
+            }
+        }
     }
 
     fn check_cancel(&self) -> Result<()> {
@@ -749,34 +764,10 @@ impl Solver {
             let t = Instant::now();
             let before = if self.steps_wanted { result.size() } else { 0 };
             result = match step {
-                Step::Join {
-                    factor,
-                    source,
-                    quantify,
-                } => {
-                    let operand = operand_of(*factor, *source)?;
-                    // A join that a filter follows (a join that projects
-                    // nothing) runs with it in one pass.
-                    let filter = match steps.get(i + 1) {
-                        Some(Step::Join {
-                            factor,
-                            source,
-                            quantify,
-                        }) if quantify.is_empty() && !result.is_true() => {
-                            Some(operand_of(*factor, *source)?)
-                        }
-                        _ => None,
-                    };
-                    let joined =
-                        filter.and_then(|c| apply::and_exists3(&result, operand, c, quantify));
-                    match joined {
-                        Some(r) => {
-                            fused = true;
-                            r
-                        }
-                        None if result.is_true() => exists(operand, quantify),
-                        None => relprod(&result, operand, quantify),
-                    }
+                Step::Join { .. } => {
+                    let (r, with_next) = join_step(&result, steps, i, &operand_of)?;
+                    fused = with_next;
+                    r
                 }
                 Step::AndNot(n) => apply::and_not(&result, &statics.negs[*n]),
                 Step::And(c) => apply::and(&result, &p.cmps[*c].bdd),
@@ -798,6 +789,16 @@ impl Solver {
             }
         }
         let t = Instant::now();
+        let out = self.head(p, result)?;
+        if self.steps_wanted {
+            self.report_other(p.rule, "head", t.elapsed());
+        }
+        Ok(out)
+    }
+
+    /// A rule's result, renamed into its head relation's layout and
+    /// joined with the head's constants.
+    fn head(&self, p: &RulePlan, result: Bdd) -> Result<Bdd> {
         let mut out = rename_owned(result, &p.head.rename).map_err(|e| {
             Error::new(
                 ErrorKind::Unsupported,
@@ -806,9 +807,6 @@ impl Solver {
         })?;
         if let Some(extra) = &p.head.extra {
             out = apply::and(&out, extra);
-        }
-        if self.steps_wanted {
-            self.report_other(p.rule, "head", t.elapsed());
         }
         Ok(out)
     }
@@ -882,6 +880,46 @@ struct IterationTimes {
     saturation_steps: usize,
 }
 
+/// The join `steps[i]` applied to `result`. A join that a filter follows
+/// (a join that projects nothing) runs with it in one pass; the second
+/// value says so, and the caller skips the filter.
+fn join_step<'a>(
+    result: &Bdd,
+    steps: &[Step],
+    i: usize,
+    operand_of: &dyn Fn(usize, Source) -> Result<&'a Bdd>,
+) -> Result<(Bdd, bool)> {
+    let Step::Join {
+        factor,
+        source,
+        quantify,
+    } = &steps[i]
+    else {
+        return Err(Error::new(
+            ErrorKind::Unsupported,
+            "internal error: a join step expected",
+        ));
+    };
+    let operand = operand_of(*factor, *source)?;
+    let filter = match steps.get(i + 1) {
+        Some(Step::Join {
+            factor,
+            source,
+            quantify,
+        }) if quantify.is_empty() && !result.is_true() => Some(operand_of(*factor, *source)?),
+        _ => None,
+    };
+    if let Some(r) = filter.and_then(|c| apply::and_exists3(result, operand, c, quantify)) {
+        return Ok((r, true));
+    }
+    let r = if result.is_true() {
+        exists(operand, quantify)
+    } else {
+        relprod(result, operand, quantify)
+    };
+    Ok((r, false))
+}
+
 /// Counts one evaluation of `rule` that took `dt` and made `result`.
 fn record_rule(stats: &mut SolveStats, rule: usize, result: &Bdd, dt: Duration) {
     let s = &mut stats.rules[rule];
@@ -890,6 +928,33 @@ fn record_rule(stats: &mut SolveStats, rule: usize, result: &Bdd, dt: Duration) 
     s.max_nodes = s.max_nodes.max(node_count(result));
 }
 
+/// The versions of a relation of a recursive stratum that semi-naive
+/// evaluation keeps beside the relation itself (`full`, in
+/// [`Solver::rels`]): `delta`, what the last iteration added, and `old`,
+/// the relation before it. A variant reads its one delta subgoal as
+/// `delta`, the recursive subgoals before it as `old` and those after it
+/// as `full`, so that every derivation is made once, from its newest
+/// tuple.
+struct Versions {
+    /// The relation before the last iteration.
+    old: Bdd,
+    /// What the last iteration added.
+    delta: Bdd,
+}
+
+impl Versions {
+    /// The version `source` names, `full` being the relation itself.
+    fn read<'a>(&'a self, source: Source, full: &'a Bdd) -> &'a Bdd {
+        match source {
+            Source::Full => full,
+            Source::Old => &self.old,
+            Source::Delta => &self.delta,
+        }
+    }
+}
+
+/// Adds `r` to what `acc` holds for `rel`: the larger operand's nodes
+/// start the union (see [`apply::or_owned`]).
 fn accumulate(acc: &mut HashMap<RelId, Bdd>, rel: RelId, r: Bdd) {
     if r.is_false() {
         return;

@@ -16,12 +16,12 @@
 //! finds joins the iteration's new tuples, and every other rule sees them
 //! as delta in the next iteration, so the fixpoint is the same.
 
-use super::{accumulate, record_rule, tracing, Prepared, Solver};
+use super::{accumulate, record_rule, Prepared, Solver};
 use crate::bdd::apply;
 use crate::bdd::node_builder::mk_false;
 use crate::bdd::partition::partition;
 use crate::datalog::error::Result;
-use crate::datalog::observer::{StepEnd, StepKind};
+use crate::datalog::observer::{SaturationEnd, StepEnd, StepKind};
 use crate::datalog::planner::{RulePlan, Source, Step};
 use crate::datalog::program::RelId;
 use biodivine_lib_bdd::Bdd;
@@ -29,6 +29,40 @@ use rayon::prelude::*;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
+
+/// A subgoal of a rule: the plan's index and the atom's index in it.
+type Subgoal = (usize, usize);
+
+/// The state of one saturation, between its steps.
+///
+/// What the iteration found so far is `new` (the caller's accumulator)
+/// plus `recent`: `recent` absorbs each step's tuples and is folded into
+/// `new` once it holds a quarter of its size, so that a step costs
+/// `recent`'s size, not all of `new`'s.
+struct Saturation<'a> {
+    /// The rules that saturate.
+    saturating: &'a [Saturating],
+    /// The relations whose new tuples drive some rule.
+    driving: HashSet<RelId>,
+    /// The other subgoals of complete rules, which read everything known.
+    others: Vec<Subgoal>,
+    /// Plans that read an empty relation in full, and so derive nothing.
+    empty_full: Vec<bool>,
+    /// Driving tuples that no step has joined yet, per relation.
+    frontier: HashMap<RelId, Bdd>,
+    /// What the last steps found, not yet folded into `new`.
+    recent: HashMap<RelId, Bdd>,
+    /// `new` prepared as each of `others`, kept until `new` changes.
+    new_prepared: HashMap<Subgoal, Bdd>,
+    /// Steps taken.
+    steps: usize,
+    /// Where the time went.
+    profile: SaturationEnd,
+}
+
+/// One step's work: a saturating rule (its index in the rules that
+/// saturate) joined with one part of its driving relation's new tuples.
+type Job<'p> = (usize, &'p Bdd);
 
 impl Solver {
     /// Runs the saturating rules on the iteration's `new` tuples of their
@@ -47,8 +81,76 @@ impl Solver {
         if saturating.is_empty() {
             return Ok(0);
         }
-        // The full versions of the other dynamic subgoals, prepared once.
-        let mut needed: Vec<(usize, usize)> = Vec::new();
+        let start = Instant::now();
+        let fulls = self.prepare_fulls(&self.rels, plans, saturating)?;
+        let mut run = Saturation::new(plans, saturating, &fulls, new);
+        run.profile.prepare += start.elapsed();
+        while !run.frontier.is_empty() {
+            self.check_cancel()?;
+            run.steps += 1;
+            let prepare_start = Instant::now();
+            // The new tuples of each driving relation are cut once into
+            // parts that the threads join independently (one rule's join
+            // often dominates a step); each rule prepares a part as its
+            // subgoal on the job's thread. (Cut per rule after preparing,
+            // the whole-JDK points-to run spent 90 s cutting the same
+            // points-to facts for eight rules, one thread at a time.)
+            let parts = run.cut_frontier();
+            let jobs = run.jobs(plans, &parts);
+            self.prepare_new(plans, &mut run, new)?;
+            let recent_prepared = self.prepare_recent(plans, &run.others, &run.recent)?;
+            run.profile.prepare += prepare_start.elapsed();
+            let jobs_start = Instant::now();
+            let known = Known {
+                fulls: &fulls,
+                new,
+                new_prepared: &run.new_prepared,
+                recent: &run.recent,
+                recent_prepared: &recent_prepared,
+            };
+            let results: Vec<(usize, Bdd, Duration)> = jobs
+                .par_iter()
+                .map(|&(si, part)| {
+                    let t = Instant::now();
+                    let r = self.run_job(plans, statics, &saturating[si], part, &known)?;
+                    Ok((si, r, t.elapsed()))
+                })
+                .collect::<Result<_>>()?;
+            run.profile.joins_wall += jobs_start.elapsed();
+            let post_start = Instant::now();
+            for (si, r, dt) in &results {
+                run.profile.joins_summed += *dt;
+                record_rule(&mut self.stats, plans[saturating[*si].plan].rule, r, *dt);
+            }
+            run.frontier = next_frontier(plans, saturating, results);
+            let fold_start = Instant::now();
+            run.fold(plans, new, self.layout.num_vars());
+            run.profile.folding += fold_start.elapsed();
+            run.profile.merging += post_start.elapsed();
+        }
+        let fold_start = Instant::now();
+        for (rel, r) in std::mem::take(&mut run.recent) {
+            if !r.is_false() {
+                accumulate(new, rel, r);
+            }
+        }
+        run.profile.merging += fold_start.elapsed();
+        run.profile.steps = run.steps;
+        for o in self.observers() {
+            o.saturation_ended(&run.profile);
+        }
+        Ok(run.steps)
+    }
+
+    /// The full versions of the dynamic subgoals that saturating rules
+    /// join in full, prepared once for the whole saturation.
+    fn prepare_fulls<'r>(
+        &self,
+        rels: &'r [Bdd],
+        plans: &[RulePlan],
+        saturating: &[Saturating],
+    ) -> Result<HashMap<Subgoal, Cow<'r, Bdd>>> {
+        let mut needed: Vec<Subgoal> = Vec::new();
         for s in saturating {
             let p = &plans[s.plan];
             for step in &s.steps {
@@ -65,9 +167,7 @@ impl Solver {
                 }
             }
         }
-        let fulls_start = Instant::now();
-        let rels = &self.rels;
-        let fulls: HashMap<(usize, usize), Cow<Bdd>> = needed
+        needed
             .par_iter()
             .map(|&(pi, atom)| {
                 let a = &plans[pi].atoms[atom];
@@ -78,269 +178,285 @@ impl Solver {
                 }
                 Ok(((pi, atom), b))
             })
+            .collect()
+    }
+
+    /// Prepares `new` as each subgoal of `others` that lacks it (after a
+    /// fold changed `new`, or at the first step).
+    fn prepare_new(
+        &self,
+        plans: &[RulePlan],
+        run: &mut Saturation,
+        new: &HashMap<RelId, Bdd>,
+    ) -> Result<()> {
+        let nv = self.layout.num_vars();
+        let missing: Vec<Subgoal> = (run.others.iter().copied())
+            .filter(|k| !run.new_prepared.contains_key(k))
+            .collect();
+        let fresh: Vec<(Subgoal, Bdd)> = missing
+            .par_iter()
+            .map(|&(pi, atom)| {
+                let a = &plans[pi].atoms[atom];
+                let b = match new.get(&a.rel) {
+                    Some(n) => self.prepare_atom(a, n)?.into_owned(),
+                    None => mk_false(nv),
+                };
+                Ok(((pi, atom), b))
+            })
             .collect::<Result<_>>()?;
+        run.new_prepared.extend(fresh);
+        Ok(())
+    }
+
+    /// `recent` prepared as each subgoal of `others` (every step).
+    fn prepare_recent<'r>(
+        &self,
+        plans: &[RulePlan],
+        others: &[Subgoal],
+        recent: &'r HashMap<RelId, Bdd>,
+    ) -> Result<HashMap<Subgoal, Cow<'r, Bdd>>> {
+        (others.par_iter())
+            .filter_map(|&(pi, atom)| {
+                let a = &plans[pi].atoms[atom];
+                let r = recent.get(&a.rel).filter(|r| !r.is_false())?;
+                Some(self.prepare_atom(a, r).map(|b| ((pi, atom), b)))
+            })
+            .collect()
+    }
+
+    /// One job: the rule's variant on a part of its driving relation's new
+    /// tuples, less what is known already (the relation, what the
+    /// iteration found, what the last steps found: one pass over the
+    /// job's tuples, on the job's thread).
+    fn run_job(
+        &self,
+        plans: &[RulePlan],
+        statics: &[Prepared],
+        s: &Saturating,
+        part: &Bdd,
+        known: &Known,
+    ) -> Result<Bdd> {
+        let p = &plans[s.plan];
+        let t = Instant::now();
+        let delta = self.prepare_atom(&p.atoms[s.atom], part)?;
+        if self.steps_wanted {
+            self.report_other(p.rule, "prepare delta", t.elapsed());
+        }
+        let mut dyns: HashMap<(usize, Source), &Bdd> = HashMap::new();
+        dyns.insert((s.atom, Source::Delta), &delta);
+        for ((pi, atom), b) in known.fulls {
+            if *pi == s.plan {
+                dyns.insert((*atom, Source::Full), b);
+            }
+        }
+        let r = match s.other {
+            None => self.run_steps(p, &s.steps, &statics[s.plan], &dyns)?,
+            Some(other) => {
+                self.join_everything_known(p, s, other, &statics[s.plan], &delta, dyns, known)?
+            }
+        };
+        let head = p.head_rel;
+        let td = Instant::now();
+        let seen = [
+            Some(&self.rels[head]),
+            known.new.get(&head),
+            known.recent.get(&head),
+        ];
+        let seen: Vec<&Bdd> = seen.into_iter().flatten().collect();
+        let r = apply::and_not_all(&r, &seen);
+        if self.steps_wanted {
+            self.report_other(p.rule, "dedupe", td.elapsed());
+        }
+        Ok(r)
+    }
+
+    /// A complete rule's variant with the other subgoal read as
+    /// everything known of it, part by part: the full relation, what the
+    /// iteration found, what the last steps found.
+    #[allow(clippy::too_many_arguments)]
+    fn join_everything_known<'b>(
+        &self,
+        p: &RulePlan,
+        s: &Saturating,
+        other: usize,
+        statics: &Prepared,
+        delta: &Bdd,
+        mut dyns: HashMap<(usize, Source), &'b Bdd>,
+        known: &'b Known,
+    ) -> Result<Bdd> {
+        let key = (s.plan, other);
+        let parts = [
+            known.fulls.get(&key).map(|b| &**b),
+            known.new_prepared.get(&key),
+            known.recent_prepared.get(&key).map(|b| &**b),
+        ];
+        let mut acc = mk_false(self.layout.num_vars());
+        for (label, part) in ["full", "new", "recent"].iter().zip(parts) {
+            let Some(part) = part.filter(|b| !b.is_false()) else {
+                continue;
+            };
+            dyns.insert((other, Source::Full), part);
+            let t = Instant::now();
+            let r = self.run_steps(p, &s.steps, statics, &dyns)?;
+            if self.steps_wanted {
+                let parts = format!(
+                    "delta {} ({}n), {label} {} ({}n)",
+                    self.prog.relations[p.atoms[s.atom].rel].name,
+                    delta.size(),
+                    self.prog.relations[p.atoms[other].rel].name,
+                    part.size()
+                );
+                self.report_step(&StepEnd {
+                    rule: p.rule,
+                    rule_text: &self.prog.rules[p.rule].text,
+                    step: "",
+                    kind: StepKind::Job { parts: &parts },
+                    time: t.elapsed(),
+                });
+            }
+            acc = apply::or(&acc, &r);
+        }
+        Ok(acc)
+    }
+}
+
+/// Everything known during a step, as the jobs read it.
+struct Known<'a, 'r> {
+    /// The full relations of subgoals joined in full, prepared.
+    fulls: &'a HashMap<Subgoal, Cow<'r, Bdd>>,
+    /// What the iteration found before the last fold.
+    new: &'a HashMap<RelId, Bdd>,
+    /// `new` prepared as the other subgoals of complete rules.
+    new_prepared: &'a HashMap<Subgoal, Bdd>,
+    /// What the steps since the last fold found.
+    recent: &'a HashMap<RelId, Bdd>,
+    /// `recent` prepared as the other subgoals of complete rules.
+    recent_prepared: &'a HashMap<Subgoal, Cow<'a, Bdd>>,
+}
+
+impl<'a> Saturation<'a> {
+    /// The state before the first step: the frontier is what the
+    /// iteration found of each driving relation.
+    fn new(
+        plans: &[RulePlan],
+        saturating: &'a [Saturating],
+        fulls: &HashMap<Subgoal, Cow<Bdd>>,
+        new: &HashMap<RelId, Bdd>,
+    ) -> Self {
         // A rule that reads an empty relation in full derives nothing: it
         // is skipped before its first join (which may be the costly one).
         // (A complete rule also reads what the iteration found.)
         let mut empty_full = vec![false; plans.len()];
-        for ((pi, _), b) in &fulls {
+        for ((pi, _), b) in fulls {
             if b.is_false() && !saturating.iter().any(|s| s.plan == *pi && s.complete) {
                 empty_full[*pi] = true;
             }
         }
-        // The other subgoals of complete rules, read in parts: what the
-        // iteration found (`new`, prepared again when it changes) and the
-        // last steps' additions (`recent`, prepared each step).
-        let others: Vec<(usize, usize)> = {
-            let mut v: Vec<(usize, usize)> = saturating
-                .iter()
-                .filter_map(|s| s.other.map(|a| (s.plan, a)))
-                .collect();
-            v.sort_unstable();
-            v.dedup();
-            v
-        };
-        let mut new_prepared: HashMap<(usize, usize), Bdd> = HashMap::new();
-        let driving: HashSet<RelId> = saturating
-            .iter()
+        let mut others: Vec<Subgoal> = (saturating.iter())
+            .filter_map(|s| s.other.map(|a| (s.plan, a)))
+            .collect();
+        others.sort_unstable();
+        others.dedup();
+        let driving: HashSet<RelId> = (saturating.iter())
             .map(|s| plans[s.plan].atoms[s.atom].rel)
             .collect();
-        let mut frontier: HashMap<RelId, Bdd> = driving
-            .iter()
+        let frontier = (driving.iter())
             .filter_map(|rel| {
-                new.get(rel)
+                (new.get(rel))
                     .filter(|n| !n.is_false())
                     .map(|n| (*rel, n.clone()))
             })
             .collect();
-        let mut steps = 0;
-        #[derive(Default)]
-        struct Profile {
-            jobs_wall: Duration,
-            jobs_cpu: Duration,
-            post_wall: Duration,
-            fold_wall: Duration,
-            prepare_wall: Duration,
+        Saturation {
+            saturating,
+            driving,
+            others,
+            empty_full,
+            frontier,
+            recent: HashMap::new(),
+            new_prepared: HashMap::new(),
+            steps: 0,
+            profile: SaturationEnd::default(),
         }
-        let mut profile = Profile {
-            prepare_wall: fulls_start.elapsed(),
-            ..Profile::default()
-        };
-        let nv = self.layout.num_vars();
-        let mut recent: HashMap<RelId, Bdd> = HashMap::new();
-        while !frontier.is_empty() {
-            self.check_cancel()?;
-            steps += 1;
-            // The new tuples of each driving relation are cut once into
-            // parts that the threads join independently (one rule's join
-            // often dominates a step); each rule prepares a part as its
-            // subgoal on the job's thread. (Cut per rule after preparing,
-            // the whole-JDK points-to run spent 90 s cutting the same
-            // points-to facts for eight rules, one thread at a time.)
-            let prepare_start = Instant::now();
-            let parts: HashMap<RelId, Vec<Bdd>> = frontier
-                .par_iter()
-                .filter(|(rel, _)| driving.contains(rel))
-                .map(|(rel, d)| (*rel, partition(d, PARALLEL_PARTS, PARALLEL_MIN_NODES)))
-                .collect();
-            let jobs: Vec<(usize, &Bdd)> = saturating
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| !empty_full[s.plan])
-                .flat_map(|(si, s)| {
-                    let rel = plans[s.plan].atoms[s.atom].rel;
-                    parts
-                        .get(&rel)
-                        .into_iter()
-                        .flatten()
-                        .map(move |part| (si, part))
-                })
-                .collect();
-            let missing: Vec<(usize, usize)> = others
-                .iter()
-                .copied()
-                .filter(|k| !new_prepared.contains_key(k))
-                .collect();
-            let known_now = &*new;
-            let fresh: Vec<((usize, usize), Bdd)> = missing
-                .par_iter()
-                .map(|&(pi, atom)| {
-                    let a = &plans[pi].atoms[atom];
-                    let b = match known_now.get(&a.rel) {
-                        Some(n) => self.prepare_atom(a, n)?.into_owned(),
-                        None => mk_false(nv),
-                    };
-                    Ok(((pi, atom), b))
-                })
-                .collect::<Result<_>>()?;
-            new_prepared.extend(fresh);
-            let recent_prepared: HashMap<(usize, usize), Cow<Bdd>> = others
-                .par_iter()
-                .filter_map(|&(pi, atom)| {
-                    let a = &plans[pi].atoms[atom];
-                    let r = recent.get(&a.rel).filter(|r| !r.is_false())?;
-                    Some(self.prepare_atom(a, r).map(|b| ((pi, atom), b)))
-                })
-                .collect::<Result<_>>()?;
-            profile.prepare_wall += prepare_start.elapsed();
-            let jobs_start = Instant::now();
-            let (known, recent_now) = (&*new, &recent);
-            let (new_prepared_now, recent_prepared_now) = (&new_prepared, &recent_prepared);
-            let results: Vec<(usize, Bdd, Duration)> = jobs
-                .par_iter()
-                .map(|&(si, part)| {
-                    let s = &saturating[si];
-                    let p = &plans[s.plan];
-                    let t = Instant::now();
-                    let delta = self.prepare_atom(&p.atoms[s.atom], part)?;
-                    if self.steps_wanted {
-                        self.report_other(p.rule, "prepare delta", t.elapsed());
-                    }
-                    let mut dyns: HashMap<(usize, Source), &Bdd> = HashMap::new();
-                    dyns.insert((s.atom, Source::Delta), &delta);
-                    for ((pi, atom), b) in &fulls {
-                        if *pi == s.plan {
-                            dyns.insert((*atom, Source::Full), b);
-                        }
-                    }
-                    let mut r = match s.other {
-                        None => self.run_steps(p, &s.steps, &statics[s.plan], &dyns)?,
-                        Some(other) => {
-                            // Everything known of the other subgoal, part
-                            // by part.
-                            let key = (s.plan, other);
-                            let parts = [
-                                fulls.get(&key).map(|b| &**b),
-                                new_prepared_now.get(&key),
-                                recent_prepared_now.get(&key).map(|b| &**b),
-                            ];
-                            let mut acc = mk_false(nv);
-                            for (label, part) in ["full", "new", "recent"].iter().zip(parts) {
-                                let Some(part) = part.filter(|b| !b.is_false()) else {
-                                    continue;
-                                };
-                                dyns.insert((other, Source::Full), part);
-                                let t = Instant::now();
-                                let r = self.run_steps(p, &s.steps, &statics[s.plan], &dyns)?;
-                                if self.steps_wanted {
-                                    let parts = format!(
-                                        "delta {} ({}n), {label} {} ({}n)",
-                                        self.prog.relations[p.atoms[s.atom].rel].name,
-                                        delta.size(),
-                                        self.prog.relations[p.atoms[other].rel].name,
-                                        part.size()
-                                    );
-                                    self.report_step(&StepEnd {
-                                        rule: p.rule,
-                                        rule_text: &self.prog.rules[p.rule].text,
-                                        step: "",
-                                        kind: StepKind::Job { parts: &parts },
-                                        time: t.elapsed(),
-                                    });
-                                }
-                                acc = apply::or(&acc, &r);
-                            }
-                            acc
-                        }
-                    };
-                    // What is known already goes here, on the job's thread.
-                    let head = p.head_rel;
-                    let td = Instant::now();
-                    // (The relation, what the iteration found, what the
-                    // last steps found: one pass over the job's tuples.)
-                    let seen = [
-                        Some(&self.rels[head]),
-                        known.get(&head),
-                        recent_now.get(&head),
-                    ];
-                    let seen: Vec<&Bdd> = seen.into_iter().flatten().collect();
-                    r = apply::and_not_all(&r, &seen);
-                    if self.steps_wanted {
-                        self.report_other(p.rule, "dedupe", td.elapsed());
-                    }
-                    Ok((si, r, t.elapsed()))
-                })
-                .collect::<Result<_>>()?;
-            profile.jobs_wall += jobs_start.elapsed();
-            let post_start = Instant::now();
-            let mut parts: HashMap<RelId, Vec<Bdd>> = HashMap::new();
-            for (si, r, dt) in results {
-                profile.jobs_cpu += dt;
-                record_rule(&mut self.stats, plans[saturating[si].plan].rule, &r, dt);
-                if !r.is_false() {
-                    parts
-                        .entry(plans[saturating[si].plan].head_rel)
-                        .or_default()
-                        .push(r);
-                }
-            }
-            frontier = parts
-                .into_par_iter()
-                .filter_map(|(rel, parts)| {
-                    let union = parts.into_par_iter().reduce_with(apply::or_owned)?;
-                    Some((rel, union))
-                })
-                .collect();
-            let fold_start = Instant::now();
-            // `new` is kept as a base and a recent part, which absorbs each
-            // step's tuples and is folded into the base once it holds a
-            // quarter of its size: a step costs the recent part's size,
-            // not all of `new`'s.
-            // Both parts are taken out of their maps, so that each `or`
-            // grows the larger operand's own nodes.
-            let work: Vec<(RelId, &Bdd, Option<Bdd>, Option<Bdd>)> = frontier
-                .iter()
-                .map(|(rel, x)| (*rel, x, recent.remove(rel), new.remove(rel)))
-                .collect();
-            let folds: Vec<(RelId, Bdd, Option<Bdd>, bool)> = work
-                .into_par_iter()
-                .map(|(rel, x, recent, base)| {
-                    let r = match recent {
-                        Some(r) => apply::or_into(r, x),
-                        None => x.clone(),
-                    };
-                    if r.size() * 4 > base.as_ref().map_or(0, Bdd::size) {
-                        let merged = match base {
-                            Some(b) => apply::or_into(b, &r),
-                            None => r,
-                        };
-                        (rel, mk_false(nv), Some(merged), true)
-                    } else {
-                        (rel, r, base, false)
-                    }
-                })
-                .collect();
-            for (rel, r, base, folded) in folds {
-                recent.insert(rel, r);
-                if let Some(b) = base {
-                    new.insert(rel, b);
-                }
-                if folded {
-                    new_prepared.retain(|&(pi, atom), _| plans[pi].atoms[atom].rel != rel);
-                }
-            }
-            profile.fold_wall += fold_start.elapsed();
-            profile.post_wall += post_start.elapsed();
-        }
-        let fold_start = Instant::now();
-        for (rel, r) in recent {
-            if !r.is_false() {
-                accumulate(new, rel, r);
-            }
-        }
-        profile.post_wall += fold_start.elapsed();
-        if tracing() {
-            eprintln!(
-                "[trace]   saturation: preparing {:.3}s; joins {:.3}s wall, {:.3}s summed; merging {:.3}s, of which folding {:.3}s",
-                profile.prepare_wall.as_secs_f64(),
-                profile.jobs_wall.as_secs_f64(),
-                profile.jobs_cpu.as_secs_f64(),
-                profile.post_wall.as_secs_f64(),
-                profile.fold_wall.as_secs_f64()
-            );
-        }
-        Ok(steps)
     }
+
+    /// The frontier of each driving relation, cut into parts.
+    fn cut_frontier(&self) -> HashMap<RelId, Vec<Bdd>> {
+        (self.frontier.par_iter())
+            .filter(|(rel, _)| self.driving.contains(rel))
+            .map(|(rel, d)| (*rel, partition(d, PARALLEL_PARTS, PARALLEL_MIN_NODES)))
+            .collect()
+    }
+
+    /// The step's jobs: each saturating rule that can derive something,
+    /// with each part of its driving relation's frontier.
+    fn jobs<'p>(&self, plans: &[RulePlan], parts: &'p HashMap<RelId, Vec<Bdd>>) -> Vec<Job<'p>> {
+        (self.saturating.iter().enumerate())
+            .filter(|(_, s)| !self.empty_full[s.plan])
+            .flat_map(|(si, s)| {
+                let rel = plans[s.plan].atoms[s.atom].rel;
+                (parts.get(&rel).into_iter().flatten()).map(move |part| (si, part))
+            })
+            .collect()
+    }
+
+    /// Adds the step's frontier to `recent`, and folds `recent` into
+    /// `new` where it has grown to a quarter of `new`'s size. Both are
+    /// taken out of their maps, so that each `or` grows the larger
+    /// operand's own nodes.
+    fn fold(&mut self, plans: &[RulePlan], new: &mut HashMap<RelId, Bdd>, num_vars: u16) {
+        let work: Vec<(RelId, &Bdd, Option<Bdd>, Option<Bdd>)> = (self.frontier.iter())
+            .map(|(rel, x)| (*rel, x, self.recent.remove(rel), new.remove(rel)))
+            .collect();
+        let folds: Vec<(RelId, Bdd, Option<Bdd>, bool)> = work
+            .into_par_iter()
+            .map(|(rel, x, recent, base)| {
+                let r = match recent {
+                    Some(r) => apply::or_into(r, x),
+                    None => x.clone(),
+                };
+                if r.size() * 4 > base.as_ref().map_or(0, Bdd::size) {
+                    let merged = match base {
+                        Some(b) => apply::or_into(b, &r),
+                        None => r,
+                    };
+                    (rel, mk_false(num_vars), Some(merged), true)
+                } else {
+                    (rel, r, base, false)
+                }
+            })
+            .collect();
+        for (rel, r, base, folded) in folds {
+            self.recent.insert(rel, r);
+            if let Some(b) = base {
+                new.insert(rel, b);
+            }
+            if folded {
+                (self.new_prepared).retain(|&(pi, atom), _| plans[pi].atoms[atom].rel != rel);
+            }
+        }
+    }
+}
+
+/// The next frontier: the step's results, united per head relation.
+fn next_frontier(
+    plans: &[RulePlan],
+    saturating: &[Saturating],
+    results: Vec<(usize, Bdd, Duration)>,
+) -> HashMap<RelId, Bdd> {
+    let mut parts: HashMap<RelId, Vec<Bdd>> = HashMap::new();
+    for (si, r, _) in results {
+        if !r.is_false() {
+            let head = plans[saturating[si].plan].head_rel;
+            parts.entry(head).or_default().push(r);
+        }
+    }
+    (parts.into_par_iter())
+        .filter_map(|(rel, parts)| {
+            let union = parts.into_par_iter().reduce_with(apply::or_owned)?;
+            Some((rel, union))
+        })
+        .collect()
 }
 
 /// A saturation step's driving tuples are cut into at most this many
