@@ -971,7 +971,8 @@ fn a_specification_takes_effect_in_every_resolving_variant() {
 /// exactly the String and Integer arrays that the traced run made
 /// (`tests/data/traces/CopyOf.tsv`, by reftrace), and the `r.Upper[]`
 /// that `ArrayList.toArray(new Upper[0])` asks for with its argument's
-/// class (the summary of `toArray` keeps `a.getClass()`).
+/// class (the summary of `toArray` keeps `a.getClass()`). The launcher
+/// loads the main class (`queries/models/launcher.dl`).
 #[test]
 fn arrays_copy_of_in_java_base_makes_arrays_of_its_arguments_components() {
     let dir = tempfile::tempdir().unwrap();
@@ -982,7 +983,9 @@ fn arrays_copy_of_in_java_base_makes_arrays_of_its_arguments_components() {
         "caller_class\tcaller_method\tcaller_desc\tbci\tline\tapi\ttarget\n\
          java.util.Arrays\tcopyOf\t([Ljava/lang/Object;ILjava/lang/Class;)[Ljava/lang/Object;\t18\t3513\tArray.newInstance\tjava.lang.Integer\n\
          java.util.Arrays\tcopyOf\t([Ljava/lang/Object;ILjava/lang/Class;)[Ljava/lang/Object;\t18\t3513\tArray.newInstance\tjava.lang.String\n\
-         java.util.Arrays\tcopyOf\t([Ljava/lang/Object;ILjava/lang/Class;)[Ljava/lang/Object;\t18\t3513\tArray.newInstance\tr.Upper\n"
+         java.util.Arrays\tcopyOf\t([Ljava/lang/Object;ILjava/lang/Class;)[Ljava/lang/Object;\t18\t3513\tArray.newInstance\tr.Upper\n\
+         sun.launcher.LauncherHelper\tloadMainClass\t(ILjava/lang/String;)Ljava/lang/Class;\t95\t808\tClass.forName\tCopyOf\n\
+         sun.launcher.LauncherHelper\tloadMainClass\t(ILjava/lang/String;)Ljava/lang/Class;\t145\t818\tClass.forName\tCopyOf\n"
     );
     let trace = root().join("tests/data/traces/CopyOf.tsv");
     let check = refract(&["check", &db, &trace.display().to_string()]);
@@ -1081,7 +1084,8 @@ fn service_loader_in_java_base_instantiates_the_declared_providers() {
     for line in [
         "Class.getConstructor              0/0      -          2/2   1.00\n",
         "Constructor.newInstance           0/0      -          2/2   1.00\n",
-        "Class.forName                     0/0      -          2/3   0.67\n",
+        // The third is the launcher's (queries/models/launcher.dl).
+        "Class.forName                     0/0      -          3/3   1.00\n",
         // EnumMap's enum constants (StreamOpFlag$Type.values()), read
         // through the JavaLangAccess object that System installs.
         "Class.getMethod                   0/0      -          1/2   0.50\n",
@@ -1327,6 +1331,45 @@ fn each_privileged_call_runs_its_own_action() {
     ]);
     assert!(
         check.contains("all                                   6/6   1.00\n"),
+        "{check}"
+    );
+}
+
+/// The java launcher's `Class.forName` of the main class, which every
+/// traced run makes (`queries/models/launcher.dl`):
+/// `LauncherHelper.loadMainClass` loads the class given with `--main`
+/// (bci 95, the traced row of `tests/data/traces/Bundles.tsv`, and its
+/// retry at 145 with the name in another Unicode form), and nothing else
+/// of the launcher is reached. `validateMainClass`'s `getMethod("main")`
+/// is not modelled: `check` lists it as missed.
+#[test]
+fn the_launcher_loads_the_main_class() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = analyze_against_java_base(dir.path(), "Bundles", "points-to");
+    let db = db.display().to_string();
+    let exported = refract(&["export", "targets", &db]);
+    let launcher: Vec<String> = (exported.lines())
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .filter(|c| c[0] == "sun.launcher.LauncherHelper")
+        .map(|c| format!("{} {} {} {}", c[1], c[3], c[5], c[6]))
+        .collect();
+    assert_eq!(
+        launcher,
+        [
+            "loadMainClass 95 Class.forName Bundles",
+            "loadMainClass 145 Class.forName Bundles",
+        ],
+        "{exported}"
+    );
+    let reached = refract(&["export", "relation", "reach", &db]);
+    assert!(
+        !reached.contains("sun.launcher.LauncherHelper: "),
+        "{reached}"
+    );
+    let trace = root().join("tests/data/traces/Bundles.tsv");
+    let check = refract(&["check", &db, &trace.display().to_string()]);
+    assert!(
+        check.contains("sun.launcher.LauncherHelper.validateMainClass"),
         "{check}"
     );
 }

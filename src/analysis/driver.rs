@@ -308,6 +308,14 @@ fn analyze_unguarded(
     if let Some(rid) = solver.prog.relation_id("root") {
         inputs.push((rid, root_methods.iter().map(|&m| vec![m as u64]).collect()));
     }
+    // The classes the launcher starts (`queries/models/launcher.dl`).
+    if let Some(rid) = solver.prog.relation_id("launched") {
+        let b = &facts.builder;
+        let launched = (opts.mains.iter())
+            .filter_map(|c| b.types.get(c))
+            .map(|t| vec![t as u64]);
+        inputs.push((rid, launched.collect()));
+    }
     if let Some(rid) = solver.prog.relation_id("specClass") {
         inputs.push((
             rid,

@@ -118,7 +118,10 @@ pub struct Results {
 
 /// Reads the results of an analysis from `db`.
 pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
-    let reach: BTreeSet<u64> = db.tuples("reach")?.into_iter().map(|t| t[0]).collect();
+    // The methods the analysis reaches, and those the JVM runs whose
+    // bodies a model stands for (`jvmRan`, queries/models/launcher.dl).
+    let mut reach: BTreeSet<u64> = db.tuples("reach")?.into_iter().map(|t| t[0]).collect();
+    reach.extend(db.tuples_if_present("jvmRan")?.into_iter().map(|t| t[0]));
     let classes = db.tuples("reachClass")?.len();
     // Reflective API methods by M element.
     let mut api_of: BTreeMap<u64, &'static str> = BTreeMap::new();

@@ -117,7 +117,7 @@ const INFER: &str = include_str!("../../queries/reflection-infer.dl");
 const MEMBER_ARRAYS: &str = include_str!("../../queries/reflection-member-arrays.dl");
 /// The models of the JDK's reflective APIs beyond the paper's
 /// (`queries/models/`), in every variant that resolves reflection.
-const MODELS: [(&str, &str); 9] = [
+const MODELS: [(&str, &str); 10] = [
     (
         "models/field-accessors.dl",
         include_str!("../../queries/models/field-accessors.dl"),
@@ -153,6 +153,10 @@ const MODELS: [(&str, &str); 9] = [
     (
         "models/annotations.dl",
         include_str!("../../queries/models/annotations.dl"),
+    ),
+    (
+        "models/launcher.dl",
+        include_str!("../../queries/models/launcher.dl"),
     ),
 ];
 /// The Class objects that metaobjects give (`getParameterTypes()` and the
