@@ -908,18 +908,8 @@ fn plan_variant(
         bound.extend(factors[pick].vars.iter().copied());
         live.extend(factors[pick].vars.iter().copied());
         // Filters that become applicable right after this join.
-        let ready_negs: Vec<usize> = pend_negs
-            .iter()
-            .copied()
-            .filter(|&n| negs[n].vars.iter().all(|v| bound.contains(v)))
-            .collect();
-        let ready_cmps: Vec<usize> = pend_cmps
-            .iter()
-            .copied()
-            .filter(|&c| cmps[c].vars.iter().all(|v| bound.contains(v)))
-            .collect();
-        pend_negs.retain(|n| !ready_negs.contains(n));
-        pend_cmps.retain(|c| !ready_cmps.contains(c));
+        let ready_negs = take_ready(&mut pend_negs, |n| &negs[n].vars, &bound);
+        let ready_cmps = take_ready(&mut pend_cmps, |c| &cmps[c].vars, &bound);
         // Project what nothing after this join needs.
         let needed = needed_vars(
             factors, &remaining, negs, &pend_negs, cmps, &pend_cmps, head_vars,
@@ -967,13 +957,7 @@ fn plan_variant(
     // Comparisons that bind variables no subgoal binds, then the rest.
     while !pend_cmps.is_empty() || !pend_negs.is_empty() {
         let before = (pend_cmps.len(), pend_negs.len());
-        let ready_negs: Vec<usize> = pend_negs
-            .iter()
-            .copied()
-            .filter(|&n| negs[n].vars.iter().all(|v| bound.contains(v)))
-            .collect();
-        pend_negs.retain(|n| !ready_negs.contains(n));
-        for n in ready_negs {
+        for n in take_ready(&mut pend_negs, |n| &negs[n].vars, &bound) {
             steps.push(Step::AndNot(n));
         }
         if let Some(c) = pend_cmps.first().copied() {
@@ -995,6 +979,20 @@ fn plan_variant(
         steps.push(Step::Exists(home_bits(&rest)));
     }
     Variant { delta, steps }
+}
+
+/// Takes out of `pending` the filters whose variables (`vars_of`) are all
+/// bound, and returns them in their order.
+fn take_ready<'a>(
+    pending: &mut Vec<usize>,
+    vars_of: impl Fn(usize) -> &'a [VarId],
+    bound: &HashSet<VarId>,
+) -> Vec<usize> {
+    let (ready, rest): (Vec<usize>, Vec<usize>) = pending
+        .iter()
+        .partition(|&&f| vars_of(f).iter().all(|v| bound.contains(v)));
+    *pending = rest;
+    ready
 }
 
 fn needed_vars(
