@@ -54,9 +54,7 @@ struct Saturation<'a> {
     recent: HashMap<RelId, Bdd>,
     /// `new` prepared as each of `others`, kept until `new` changes.
     new_prepared: HashMap<Subgoal, Bdd>,
-    /// Steps taken.
-    steps: usize,
-    /// Where the time went.
+    /// Steps taken, and where the time went.
     profile: SaturationEnd,
 }
 
@@ -87,7 +85,7 @@ impl Solver {
         run.profile.prepare += start.elapsed();
         while !run.frontier.is_empty() {
             self.check_cancel()?;
-            run.steps += 1;
+            run.profile.steps += 1;
             let prepare_start = Instant::now();
             // The new tuples of each driving relation are cut once into
             // parts that the threads join independently (one rule's join
@@ -135,11 +133,10 @@ impl Solver {
             }
         }
         run.profile.merging += fold_start.elapsed();
-        run.profile.steps = run.steps;
         for o in self.observers() {
             o.saturation_ended(&run.profile);
         }
-        Ok(run.steps)
+        Ok(run.profile.steps)
     }
 
     /// The full versions of the dynamic subgoals that saturating rules
@@ -375,7 +372,6 @@ impl<'a> Saturation<'a> {
             frontier,
             recent: HashMap::new(),
             new_prepared: HashMap::new(),
-            steps: 0,
             profile: SaturationEnd::default(),
         }
     }
