@@ -810,33 +810,45 @@ fn bad_specifications_and_roots_are_reported() {
     );
 }
 
-/// The whole pipeline over a small program and the JDK's java.base
-/// completes. The reflection variants over the JDK do not yet finish in
-/// test time (the context-insensitive analysis resolves the JDK's own
-/// reflection and grows); this runs the `none` variant.
-/// A JDK of java.base alone, in `dir` (the whole JDK is what the
-/// benchmarks run; java.base keeps a test under a minute).
-fn java_base(dir: &Path) -> PathBuf {
+/// A JDK under `dir` holding only the local JDK's `modules` (the whole
+/// JDK is what the benchmarks run; java.base alone keeps a test under a
+/// minute).
+fn jdk_of(dir: &Path, modules: &[&str]) -> PathBuf {
     let mods = refract::classpath::jdk::jmods(&refract::classpath::jdk::JdkChoice::Auto)
         .expect("a JDK with jmods (scripts/install-test-deps.sh)");
-    let base = mods
-        .iter()
-        .find(|m| m.file_name().is_some_and(|n| n == "java.base.jmod"))
-        .unwrap();
     let jdk: PathBuf = dir.join("jdk");
     std::fs::create_dir_all(jdk.join("jmods")).unwrap();
-    std::os::unix::fs::symlink(base, jdk.join("jmods/java.base.jmod")).unwrap();
+    for module in modules {
+        let file = format!("{module}.jmod");
+        let jmod = mods
+            .iter()
+            .find(|m| m.file_name().is_some_and(|n| *n == *file))
+            .unwrap();
+        std::os::unix::fs::symlink(jmod, jdk.join("jmods").join(&file)).unwrap();
+    }
     jdk
 }
 
 /// Analyzes fixture `main` with `variant` against java.base alone, into
 /// a database under `dir`.
 fn analyze_against_java_base(dir: &Path, main: &str, variant: &str) -> PathBuf {
-    let jdk = java_base(dir);
+    analyze_against(dir, &classes(), main, variant, &["java.base"])
+}
+
+/// Analyzes `main` of the class directory `classes` with `variant`
+/// against the JDK's `modules`, into a database under `dir`.
+fn analyze_against(
+    dir: &Path,
+    classes: &str,
+    main: &str,
+    variant: &str,
+    modules: &[&str],
+) -> PathBuf {
+    let jdk = jdk_of(dir, modules);
     let db = dir.join("jdk.db");
     refract(&[
         "analyze",
-        &classes(),
+        classes,
         "--main",
         main,
         "--jdk",
@@ -850,6 +862,10 @@ fn analyze_against_java_base(dir: &Path, main: &str, variant: &str) -> PathBuf {
     db
 }
 
+/// The whole pipeline over a small program and the JDK's java.base
+/// completes. The reflection variants over the JDK do not yet finish in
+/// test time (the context-insensitive analysis resolves the JDK's own
+/// reflection and grows); this runs the `none` variant.
 #[test]
 fn analysis_completes_against_the_jdk_java_base() {
     let dir = tempfile::tempdir().unwrap();
@@ -972,7 +988,7 @@ fn a_specification_takes_effect_in_every_resolving_variant() {
 /// (`tests/data/traces/CopyOf.tsv`, by reftrace), and the `r.Upper[]`
 /// that `ArrayList.toArray(new Upper[0])` asks for with its argument's
 /// class (the summary of `toArray` keeps `a.getClass()`). The launcher
-/// loads the main class (`queries/models/launcher.dl`).
+/// loads the main class and looks up its `main` (`queries/models/launcher.dl`).
 #[test]
 fn arrays_copy_of_in_java_base_makes_arrays_of_its_arguments_components() {
     let dir = tempfile::tempdir().unwrap();
@@ -985,7 +1001,8 @@ fn arrays_copy_of_in_java_base_makes_arrays_of_its_arguments_components() {
          java.util.Arrays\tcopyOf\t([Ljava/lang/Object;ILjava/lang/Class;)[Ljava/lang/Object;\t18\t3513\tArray.newInstance\tjava.lang.String\n\
          java.util.Arrays\tcopyOf\t([Ljava/lang/Object;ILjava/lang/Class;)[Ljava/lang/Object;\t18\t3513\tArray.newInstance\tr.Upper\n\
          sun.launcher.LauncherHelper\tloadMainClass\t(ILjava/lang/String;)Ljava/lang/Class;\t95\t808\tClass.forName\tCopyOf\n\
-         sun.launcher.LauncherHelper\tloadMainClass\t(ILjava/lang/String;)Ljava/lang/Class;\t145\t818\tClass.forName\tCopyOf\n"
+         sun.launcher.LauncherHelper\tloadMainClass\t(ILjava/lang/String;)Ljava/lang/Class;\t145\t818\tClass.forName\tCopyOf\n\
+         sun.launcher.LauncherHelper\tvalidateMainClass\t(Ljava/lang/Class;)V\t16\t864\tClass.getMethod\tCopyOf.main\n"
     );
     let trace = root().join("tests/data/traces/CopyOf.tsv");
     let check = refract(&["check", &db, &trace.display().to_string()]);
@@ -1087,8 +1104,9 @@ fn service_loader_in_java_base_instantiates_the_declared_providers() {
         // The third is the launcher's (queries/models/launcher.dl).
         "Class.forName                     0/0      -          3/3   1.00\n",
         // EnumMap's enum constants (StreamOpFlag$Type.values()), read
-        // through the JavaLangAccess object that System installs.
-        "Class.getMethod                   0/0      -          1/2   0.50\n",
+        // through the JavaLangAccess object that System installs, and the
+        // launcher's lookup of `main`.
+        "Class.getMethod                   0/0      -          2/2   1.00\n",
         "Method.invoke                     0/0      -          1/1   1.00\n",
     ] {
         assert!(check.contains(line), "{check}");
@@ -1339,9 +1357,9 @@ fn each_privileged_call_runs_its_own_action() {
 /// traced run makes (`queries/models/launcher.dl`):
 /// `LauncherHelper.loadMainClass` loads the class given with `--main`
 /// (bci 95, the traced row of `tests/data/traces/Bundles.tsv`, and its
-/// retry at 145 with the name in another Unicode form), and nothing else
-/// of the launcher is reached. `validateMainClass`'s `getMethod("main")`
-/// is not modelled: `check` lists it as missed.
+/// retry at 145 with the name in another Unicode form), then
+/// `validateMainClass` looks up its `main` (bci 16), and nothing else of
+/// the launcher is reached. `check` finds both traced edges.
 #[test]
 fn the_launcher_loads_the_main_class() {
     let dir = tempfile::tempdir().unwrap();
@@ -1358,6 +1376,7 @@ fn the_launcher_loads_the_main_class() {
         [
             "loadMainClass 95 Class.forName Bundles",
             "loadMainClass 145 Class.forName Bundles",
+            "validateMainClass 16 Class.getMethod Bundles.main",
         ],
         "{exported}"
     );
@@ -1368,10 +1387,7 @@ fn the_launcher_loads_the_main_class() {
     );
     let trace = root().join("tests/data/traces/Bundles.tsv");
     let check = refract(&["check", &db, &trace.display().to_string()]);
-    assert!(
-        check.contains("sun.launcher.LauncherHelper.validateMainClass"),
-        "{check}"
-    );
+    assert!(!check.contains("sun.launcher.LauncherHelper"), "{check}");
 }
 
 /// Against java.base, `ResourceBundle.getBundle("r.Messages")` loads the
@@ -1401,4 +1417,97 @@ fn resource_bundles_in_java_base_load_their_locale_variants() {
     ] {
         assert!(check.contains(line), "{check}");
     }
+}
+
+/// The fixtures whose reflection the JDK's own configuration drives
+/// (`fixtures/src/configuration`).
+fn configuration_classes() -> String {
+    root()
+        .join("fixtures/classes/configuration")
+        .display()
+        .to_string()
+}
+
+/// The exported rows whose caller class is `class`, as `method bci api
+/// target`.
+fn rows_of(exported: &str, class: &str) -> Vec<String> {
+    (exported.lines())
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .filter(|c| c[0] == class)
+        .map(|c| format!("{} {} {} {}", c[1], c[3], c[5], c[6]))
+        .collect()
+}
+
+/// Against java.base and java.logging, the first use of a logger makes
+/// `LogManager` load what `conf/logging.properties` (in java.logging's
+/// jmod) names: its `handlers` at `createLoggerHandlers` and the
+/// console handler's formatter at `getFormatterProperty`
+/// (`queries/models/configuration.dl`). Each site loads only the
+/// classes of the type it casts to: the file's third class,
+/// `XMLFormatter`, is a formatter. The four traced rows of
+/// `tests/data/traces/Logging.tsv` (by reftrace) are found.
+#[test]
+fn log_manager_loads_the_classes_its_configuration_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = analyze_against(
+        dir.path(),
+        &configuration_classes(),
+        "Logging",
+        "points-to",
+        &["java.base", "java.logging"],
+    );
+    let db = db.display().to_string();
+    let exported = refract(&["export", "targets", &db]);
+    assert_eq!(
+        rows_of(&exported, "java.util.logging.LogManager"),
+        [
+            "createLoggerHandlers 47 ClassLoader.loadClass java.util.logging.ConsoleHandler",
+            "createLoggerHandlers 50 Class.newInstance java.util.logging.ConsoleHandler",
+            "getFormatterProperty 14 ClassLoader.loadClass java.util.logging.SimpleFormatter",
+            "getFormatterProperty 14 ClassLoader.loadClass java.util.logging.XMLFormatter",
+            "getFormatterProperty 17 Class.newInstance java.util.logging.SimpleFormatter",
+            "getFormatterProperty 17 Class.newInstance java.util.logging.XMLFormatter",
+        ],
+        "{exported}"
+    );
+    let trace = root().join("tests/data/traces/Logging.tsv");
+    let check = refract(&["check", &db, &trace.display().to_string()]);
+    assert!(!check.contains("java.util.logging.LogManager."), "{check}");
+}
+
+/// Against java.base and java.xml, `XMLReaderFactory.createXMLReader()`
+/// loads the driver that the class path's
+/// `META-INF/services/org.xml.sax.driver` names, in SAX's own
+/// `NewInstance.newInstance`, and makes it through its constructor
+/// (`queries/models/services.dl`): the three traced rows of
+/// `tests/data/traces/Sax.tsv`, and the `Class.forName` that the same
+/// method calls when no loader is given.
+#[test]
+fn xml_reader_factory_loads_the_driver_its_provider_file_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = analyze_against(
+        dir.path(),
+        &configuration_classes(),
+        "Sax",
+        "points-to",
+        &["java.base", "java.xml"],
+    );
+    let db = db.display().to_string();
+    let exported = refract(&["export", "targets", &db]);
+    assert_eq!(
+        rows_of(&exported, "org.xml.sax.helpers.NewInstance"),
+        [
+            "newInstance 77 Class.forName sax.Driver",
+            "newInstance 88 ClassLoader.loadClass sax.Driver",
+            "newInstance 100 Class.getConstructor sax.Driver.<init>",
+            "newInstance 107 Constructor.newInstance sax.Driver.<init>()V",
+        ],
+        "{exported}"
+    );
+    let trace = root().join("tests/data/traces/Sax.tsv");
+    let check = refract(&["check", &db, &trace.display().to_string()]);
+    assert!(
+        !check.contains("org.xml.sax.helpers.NewInstance."),
+        "{check}"
+    );
 }

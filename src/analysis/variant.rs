@@ -117,7 +117,7 @@ const INFER: &str = include_str!("../../queries/reflection-infer.dl");
 const MEMBER_ARRAYS: &str = include_str!("../../queries/reflection-member-arrays.dl");
 /// The models of the JDK's reflective APIs beyond the paper's
 /// (`queries/models/`), in every variant that resolves reflection.
-const MODELS: [(&str, &str); 10] = [
+const MODELS: [(&str, &str); 11] = [
     (
         "models/field-accessors.dl",
         include_str!("../../queries/models/field-accessors.dl"),
@@ -157,6 +157,10 @@ const MODELS: [(&str, &str); 10] = [
     (
         "models/launcher.dl",
         include_str!("../../queries/models/launcher.dl"),
+    ),
+    (
+        "models/configuration.dl",
+        include_str!("../../queries/models/configuration.dl"),
     ),
 ];
 /// The Class objects that metaobjects give (`getParameterTypes()` and the

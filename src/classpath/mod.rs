@@ -79,6 +79,11 @@ pub enum ResourceKind {
     Properties,
     /// A manifest, `META-INF/MANIFEST.MF` (`java.util.jar.Manifest`).
     Manifest,
+    /// A `.properties` file of the JDK's configuration: a jmod's `conf/`
+    /// section, which the JDK image installs as `${java.home}/conf`
+    /// (`conf/logging.properties`, which `java.util.logging.LogManager`
+    /// reads).
+    JdkConfiguration,
 }
 
 /// The largest resource file read (real provider files are a few lines,
@@ -207,6 +212,19 @@ fn resource_kind(entry: &str) -> Option<ResourceKind> {
         return Some(ResourceKind::Manifest);
     }
     (entry.ends_with(".properties") && !entry.ends_with('/')).then_some(ResourceKind::Properties)
+}
+
+/// Where a jmod keeps the files that the JDK image installs in
+/// `${java.home}/conf`.
+const JMOD_CONFIGURATION: &str = "conf/";
+
+/// The kind of resource file a path inside a jmod is, if it is one that
+/// names classes: a properties file of its `conf/` section. (A jmod's
+/// services are in its module-info, and its `classes/` section's
+/// resources are the JDK's own, read by code that the models cover.)
+fn jmod_resource_kind(entry: &str) -> Option<ResourceKind> {
+    (entry.starts_with(JMOD_CONFIGURATION) && entry.ends_with(".properties"))
+        .then_some(ResourceKind::JdkConfiguration)
 }
 
 /// One entry of the class path.
@@ -477,7 +495,9 @@ impl Reader<'_> {
         let text = String::from_utf8_lossy(text);
         let names = match kind {
             ResourceKind::Services(_) => parse_service_file(&text),
-            ResourceKind::Properties => parse_properties_values(&text),
+            ResourceKind::Properties | ResourceKind::JdkConfiguration => {
+                parse_properties_values(&text)
+            }
             ResourceKind::Manifest => parse_manifest_values(&text),
         };
         self.resources.push(ResourceFile {
@@ -574,7 +594,11 @@ fn read_zip(r: &mut Reader, path: &Path, data: &[u8], prefix: Option<&str>, is_l
         let name = archive
             .name_for_index(i)
             .map_or_else(|| format!("#{i}"), str::to_string);
-        if let Some(kind) = resource_kind(&name).filter(|_| prefix.is_none()) {
+        let kind = match prefix {
+            None => resource_kind(&name),
+            Some(_) => jmod_resource_kind(&name),
+        };
+        if let Some(kind) = kind {
             read_resource_entry(r, &mut archive, i, path, name, kind);
             continue;
         }
@@ -650,6 +674,12 @@ mod tests {
             Some(ResourceKind::Services("a.S".into()))
         );
         assert_eq!(resource_kind("a/B.class"), None);
+        assert_eq!(
+            jmod_resource_kind("conf/logging.properties"),
+            Some(ResourceKind::JdkConfiguration)
+        );
+        assert_eq!(jmod_resource_kind("conf/security/java.policy"), None);
+        assert_eq!(jmod_resource_kind("classes/a/b.properties"), None);
     }
 
     #[test]

@@ -508,6 +508,14 @@ impl FactsBuilder {
         self.add_named_classes(R::ManifestClass, names);
     }
 
+    /// Records the classes of the class path that the values of the
+    /// JDK's configuration files name (`configClass`): the properties
+    /// files of a jmod's `conf/` section, such as the handlers and
+    /// formatters of `conf/logging.properties`.
+    pub fn add_configuration_classes(&mut self, names: &[String]) {
+        self.add_named_classes(R::ConfigClass, names);
+    }
+
     /// Adds to the unary relation `rel` each class of the class path that
     /// one of `names` (blanks trimmed) names, once; other names are
     /// dropped.

@@ -101,6 +101,8 @@ pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> Program
     let mut property_values: Vec<String> = Vec::new();
     // The values of the jars' manifests (see `manifestClass`).
     let mut manifest_values: Vec<String> = Vec::new();
+    // The values of the JDK's configuration files (see `configClass`).
+    let mut configuration_values: Vec<String> = Vec::new();
     // The lines of the class path's provider-configuration files (see
     // `resourceLineClass`).
     let mut resource_lines: Vec<String> = Vec::new();
@@ -112,6 +114,9 @@ pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> Program
             }
             crate::classpath::ResourceKind::Properties => property_values.extend(f.names),
             crate::classpath::ResourceKind::Manifest => manifest_values.extend(f.names),
+            crate::classpath::ResourceKind::JdkConfiguration => {
+                configuration_values.extend(f.names)
+            }
         }
     }
     problems.extend(bad);
@@ -172,6 +177,7 @@ pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> Program
     }
     b.add_property_classes(&property_values);
     b.add_manifest_classes(&manifest_values);
+    b.add_configuration_classes(&configuration_values);
     b.add_resource_lines(&resource_lines);
     b.finish();
     ProgramFacts {

@@ -322,6 +322,9 @@ relations! {
     LocaleVariant => "localeVariant",
         [("base", "T"), ("variant", "T")],
         "the variant's name is the base's, `_` and a locale (a resource bundle's name for that locale)";
+    ConfigClass => "configClass",
+        [("type", "T")],
+        "a class that a value of the JDK's configuration (a jmod's conf/*.properties, installed as ${java.home}/conf) names";
 }
 
 /// The modifiers of the `MOD` domain, in order.
