@@ -2,7 +2,6 @@
 //! rules of the chosen variant run, and facts, results, the program text
 //! and metadata are written as one database.
 
-use super::fact_copies::{take_fact_copies, FactCopy};
 use super::spec;
 use super::variant::Variant;
 use crate::bdd::encode::relation_from_tuples;
@@ -14,6 +13,7 @@ use crate::datalog::observer::SharedObserver;
 use crate::datalog::parser::parse_str;
 use crate::datalog::resolve::resolve;
 use crate::datalog::solver::Solver;
+use crate::datalog::views::{take_views, View};
 use crate::facts::schema::RELATIONS;
 use crate::facts::write::{
     domain_sizes, hold_constants, schema_text, tuples, write_maps_and_schema, write_relations,
@@ -221,7 +221,12 @@ fn analyze_unguarded(
     std::fs::write(dir.join("program.dl"), &text)?;
     let parsed = parse_str(&text, "program.dl", &dir)?;
     let mut prog = resolve(&parsed)?;
-    let copies = take_fact_copies(&mut prog);
+    // The rules that copy a fact into another layout are built from the
+    // facts' rows (`datalog::views`).
+    let facts_of: Vec<Option<usize>> = (prog.relations.iter())
+        .map(|r| RELATIONS.iter().position(|s| s.name == r.name))
+        .collect();
+    let copies = take_views(&mut prog, |rid| facts_of[rid].is_some());
     let mut solver = Solver::new(prog)?;
     solver.observer = opts.observer.0.clone();
 
@@ -257,7 +262,7 @@ fn analyze_unguarded(
         },
         || -> Vec<(usize, biodivine_lib_bdd::Bdd)> {
             // The facts and their copies into other layouts (see
-            // `fact_copies`), from the facts' rows, largest first and
+            // `datalog::views`), from the facts' rows, largest first and
             // handed out one at a time: the largest takes a third of the
             // whole load, and started last it would run alone.
             let mut jobs: Vec<(usize, Encode)> = fact_rels
@@ -268,11 +273,10 @@ fn analyze_unguarded(
                         Encode::Fact(rid, r),
                     )
                 })
-                .chain(copies.iter().map(|c| {
-                    (
-                        b.rels[c.fact].len() / RELATIONS[c.fact].attrs.len(),
-                        Encode::Copy(c),
-                    )
+                .chain(copies.iter().filter_map(|c| {
+                    let fact = facts_of[c.source]?;
+                    let rows = b.rels[fact].len() / RELATIONS[fact].attrs.len();
+                    Some((rows, Encode::Copy(c, fact)))
                 }))
                 .collect();
             jobs.sort_by_key(|(rows, _)| std::cmp::Reverse(*rows));
@@ -286,9 +290,9 @@ fn analyze_unguarded(
                             let bdd = relation_from_tuples(nv, &solver.blocks(rid), &rows);
                             (rid, rows.len(), bdd)
                         }
-                        Encode::Copy(c) => {
-                            let arity = RELATIONS[c.fact].attrs.len();
-                            let rows = c.rows(&b.rels[c.fact], arity);
+                        Encode::Copy(c, fact) => {
+                            let arity = RELATIONS[fact].attrs.len();
+                            let rows = c.rows(&b.rels[fact], arity);
                             let rows: Vec<&[u32]> = rows.chunks_exact(c.columns.len()).collect();
                             let bdd = relation_from_tuples(nv, &solver.blocks(c.head), &rows);
                             (c.head, rows.len(), bdd)
@@ -441,10 +445,11 @@ pub fn relations_read(prog: &crate::datalog::program::Program) -> HashSet<usize>
 }
 
 /// One relation to encode at load time: a fact (relation id, schema
-/// index) or a copy of one into another layout.
+/// index) or a view of one in another layout (the view, the schema index
+/// of its fact).
 enum Encode<'a> {
     Fact(usize, usize),
-    Copy(&'a FactCopy),
+    Copy(&'a View, usize),
 }
 
 /// With `--trace`, prints how long a phase took.

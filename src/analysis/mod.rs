@@ -15,7 +15,6 @@ pub mod callgraph;
 pub mod check;
 pub mod driver;
 pub mod export;
-pub mod fact_copies;
 pub mod report;
 pub mod results;
 pub mod spec;

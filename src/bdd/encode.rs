@@ -102,6 +102,34 @@ pub fn equal_bdd(num_vars: u16, a: &[BddVariable], b: &[BddVariable]) -> Bdd {
     eq
 }
 
+/// `b == a + k` for two blocks of the same width, without overflow: the
+/// map that moves a range of one instance to a range of another (a
+/// context numbering's call edges, bddbddb's `buildAdd`). Built bit by
+/// bit from the least significant, with the carry as a BDD over the bits
+/// of `a` below: linear in the width when the two blocks are interleaved.
+pub fn offset_bdd(num_vars: u16, a: &[BddVariable], b: &[BddVariable], k: u64) -> Bdd {
+    let set = BddVariableSet::new_anonymous(num_vars);
+    let mut carry = set.mk_false();
+    let mut sum = set.mk_true();
+    for (bit, (x, y)) in a.iter().zip(b).enumerate() {
+        let (x, y) = (set.mk_var(*x), set.mk_var(*y));
+        let k_bit = bit < 64 && (k >> bit) & 1 == 1;
+        let digit = if k_bit {
+            x.xor(&carry).not()
+        } else {
+            x.xor(&carry)
+        };
+        sum = sum.and(&y.iff(&digit));
+        carry = if k_bit { x.or(&carry) } else { x.and(&carry) };
+    }
+    // What k has above the width overflows too.
+    let width = a.len().min(64);
+    if width < 64 && k >> width != 0 {
+        return mk_false(num_vars);
+    }
+    sum.and(&carry.not())
+}
+
 /// `a < b` (unsigned) for two blocks of the same width.
 pub fn less_bdd(num_vars: u16, a: &[BddVariable], b: &[BddVariable]) -> Bdd {
     let set = BddVariableSet::new_anonymous(num_vars);
@@ -312,6 +340,22 @@ mod tests {
             });
             assert_eq!(r.size(), expected.size(), "{n} tuples");
             assert!(r.xor(&expected).is_false());
+        }
+    }
+
+    #[test]
+    fn offset_maps_each_value_to_itself_plus_k_without_overflow() {
+        // a in bits 0..3, b in 3..6 (three bits each: values 0..8).
+        let vars: Vec<BddVariable> = (0..6).map(BddVariable::from_index).collect();
+        let (a, b) = (&vars[0..3], &vars[3..6]);
+        for k in [0u64, 1, 3, 7, 8] {
+            let bdd = offset_bdd(6, a, b, k);
+            let pairs = crate::bdd::decode::sorted_tuples(&bdd, &[a, b]);
+            let expected: Vec<Vec<u64>> = (0..8u64)
+                .filter(|x| x + k < 8)
+                .map(|x| vec![x, x + k])
+                .collect();
+            assert_eq!(pairs, expected, "k = {k}");
         }
     }
 }

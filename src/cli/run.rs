@@ -69,6 +69,15 @@ fn print_stats(solver: &Solver, load_time: std::time::Duration) {
         load_time.as_secs_f64(),
         solver.stats.time.as_secs_f64()
     );
+    for &(ri, contexts) in &solver.stats.numberings {
+        let r = &solver.prog.rules[ri];
+        eprintln!(
+            "numbered {}:{}: at most {contexts} contexts per node ({} bits)",
+            r.loc.file.display(),
+            r.loc.line,
+            u128::BITS - contexts.leading_zeros()
+        );
+    }
     eprintln!("{:>9} {:>6} {:>9}  rule", "time(s)", "evals", "max nodes");
     let mut order: Vec<usize> = (0..solver.prog.rules.len()).collect();
     order.sort_by(|a, b| {

@@ -32,6 +32,17 @@ pub fn explain_plans(prog: &Program, layout: &Layout) -> super::error::Result<St
         let _ = writeln!(out, "stratum {} ({kind}): {}", k + 1, names.join(" "));
         let dynamic: HashSet<RelId> = stratum.relations.iter().copied().collect();
         for &ri in &stratum.rules {
+            let rule = &prog.rules[ri];
+            if rule.number {
+                let _ = writeln!(
+                    out,
+                    "  {}:{}: {}\n    numbering: the paths from the first subgoal's roots along the others' edges, cycles collapsed",
+                    rule.loc.file.display(),
+                    rule.loc.line,
+                    rule.text
+                );
+                continue;
+            }
             let plan = plan_rule(prog, layout, ri, &dynamic);
             describe(prog, layout, &plan, &mut out);
         }
@@ -67,13 +78,30 @@ fn describe(prog: &Program, layout: &Layout, plan: &RulePlan, out: &mut String) 
             plan.rename_cost
         );
     }
-    let var_names = |set: &VarSet| -> String { names_in(prog, layout, plan, set) };
     for (k, a) in plan.atoms.iter().enumerate() {
         let _ = writeln!(out, "    subgoal #{k}: {}", atom_words(prog, a));
     }
     for (k, a) in plan.negs.iter().enumerate() {
         let _ = writeln!(out, "    negation #{k}: !{}", atom_words(prog, a));
     }
+    describe_groups(plan, out);
+    for (k, v) in plan.variants.iter().enumerate() {
+        let title = match v.delta {
+            Some(d) => format!("variant {} (new tuples of factor #{d})", k + 1),
+            None => "evaluation".to_string(),
+        };
+        let steps: Vec<String> = (v.steps.iter())
+            .map(|s| step_words(prog, layout, plan, s))
+            .collect();
+        let _ = writeln!(out, "    {title}: {}", steps.join("; "));
+    }
+    let head = &prog.relations[rule.head.rel];
+    let moves = order_words(&plan.head.rename);
+    let _ = writeln!(out, "    head: into {}{moves}", head.name);
+}
+
+/// The static groups of a plan: the factors with filters folded in.
+fn describe_groups(plan: &RulePlan, out: &mut String) {
     for (k, f) in plan.factors.iter().enumerate() {
         if f.negs.is_empty() && f.cmps.is_empty() && f.extra_range.is_none() {
             continue;
@@ -91,46 +119,37 @@ fn describe(prog: &Program, layout: &Layout, plan: &RulePlan, out: &mut String) 
             with.join(", ")
         );
     }
-    for (k, v) in plan.variants.iter().enumerate() {
-        let title = match v.delta {
-            Some(d) => format!("variant {} (new tuples of factor #{d})", k + 1),
-            None => "evaluation".to_string(),
-        };
-        let steps: Vec<String> = v
-            .steps
-            .iter()
-            .map(|s| match s {
-                Step::Join {
-                    factor,
-                    source,
-                    quantify,
-                } => {
-                    let version = match source {
-                        Source::Full => "all",
-                        Source::Old => "old",
-                        Source::Delta => "new",
-                    };
-                    let dynamic = plan.atoms[plan.factors[*factor].atom].dynamic;
-                    let read = if dynamic {
-                        format!("join factor #{factor} ({version} tuples)")
-                    } else {
-                        format!("join factor #{factor}")
-                    };
-                    match quantify.is_empty() {
-                        true => read,
-                        false => format!("{read}, projecting {}", var_names(quantify)),
-                    }
-                }
-                Step::AndNot(n) => format!("subtract negation #{n}"),
-                Step::And(c) => format!("keep comparison #{c}"),
-                Step::Exists(q) => format!("project {}", var_names(q)),
-            })
-            .collect();
-        let _ = writeln!(out, "    {title}: {}", steps.join("; "));
+}
+
+/// One operation of a variant, in words.
+fn step_words(prog: &Program, layout: &Layout, plan: &RulePlan, step: &Step) -> String {
+    let var_names = |set: &VarSet| -> String { names_in(prog, layout, plan, set) };
+    match step {
+        Step::Join {
+            factor,
+            source,
+            quantify,
+        } => {
+            let version = match source {
+                Source::Full => "all",
+                Source::Old => "old",
+                Source::Delta => "new",
+            };
+            let dynamic = plan.atoms[plan.factors[*factor].atom].dynamic;
+            let read = if dynamic {
+                format!("join factor #{factor} ({version} tuples)")
+            } else {
+                format!("join factor #{factor}")
+            };
+            match quantify.is_empty() {
+                true => read,
+                false => format!("{read}, projecting {}", var_names(quantify)),
+            }
+        }
+        Step::AndNot(n) => format!("subtract negation #{n}"),
+        Step::And(c) => format!("keep comparison #{c}"),
+        Step::Exists(q) => format!("project {}", var_names(q)),
     }
-    let head = &prog.relations[rule.head.rel];
-    let moves = order_words(&plan.head.rename);
-    let _ = writeln!(out, "    head: into {}{moves}", head.name);
 }
 
 /// How a subgoal is read. (What it projects are bits of its attributes,

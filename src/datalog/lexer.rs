@@ -101,75 +101,19 @@ pub fn tokenize_line(file: &Arc<PathBuf>, line_no: u32, text: &str) -> Result<Ve
         if c == '/' && chars.get(i + 1) == Some(&'/') {
             break;
         }
-        let two = |n: char| chars.get(i + 1) == Some(&n);
-        let (tok, len) = match c {
-            '(' => (Tok::LParen, 1),
-            ')' => (Tok::RParen, 1),
-            ',' => (Tok::Comma, 1),
-            ':' if two('-') => (Tok::Turnstile, 2),
-            ':' => (Tok::Colon, 1),
-            '.' => (Tok::Dot, 1),
-            '?' => (Tok::Question, 1),
-            '!' if two('=') => (Tok::Ne, 2),
-            '!' => (Tok::Bang, 1),
-            '=' => (Tok::Eq, 1),
-            '<' if two('=') => (Tok::Le, 2),
-            '<' => (Tok::Lt, 1),
-            '>' if two('=') => (Tok::Ge, 2),
-            '>' => (Tok::Gt, 1),
-            '*' => (Tok::Star, 1),
-            '-' => (Tok::Minus, 1),
-            '"' => {
-                let mut j = i + 1;
-                let mut s = String::new();
-                while j < chars.len() && chars[j] != '"' {
-                    if chars[j] == '\\' && j + 1 < chars.len() {
-                        j += 1;
-                    }
-                    s.push(chars[j]);
-                    j += 1;
-                }
-                if j >= chars.len() {
-                    return Err(Error::at(&loc, ErrorKind::Syntax, "unterminated string"));
-                }
-                (Tok::Str(s), j + 1 - i)
-            }
-            c if c.is_ascii_digit() => {
-                let mut j = i;
-                while j < chars.len() && chars[j].is_ascii_digit() {
-                    j += 1;
-                }
-                let digits: String = chars[i..j].iter().collect();
-                // A number glued to letters (`0x1`, `3abc`) is a name, e.g. a map file.
-                if j < chars.len() && (chars[j].is_alphanumeric() || chars[j] == '_') {
-                    let mut k = j;
-                    while k < chars.len() && is_ident_char(chars[k]) {
-                        k += 1;
-                    }
-                    (Tok::Ident(chars[i..k].iter().collect()), k - i)
-                } else {
-                    let n = digits.parse::<u64>().map_err(|_| {
-                        Error::at(
-                            &loc,
-                            ErrorKind::Syntax,
-                            format!("number {} is too large", super::quote::bounded(&digits)),
-                        )
-                    })?;
-                    (Tok::Int(n), j - i)
-                }
-            }
-            c if is_ident_start(c) => {
-                let mut j = i;
-                while j < chars.len() && is_ident_char(chars[j]) {
-                    j += 1;
-                }
+        let (tok, len) = match punctuation(c, chars.get(i + 1).copied()) {
+            Some(punct) => punct,
+            None if c == '"' => string(&chars, i, &loc)?,
+            None if c.is_ascii_digit() => number(&chars, i, &loc)?,
+            None if is_ident_start(c) => {
+                let j = ident_end(&chars, i);
                 (Tok::Ident(chars[i..j].iter().collect()), j - i)
             }
-            other => {
+            None => {
                 return Err(Error::at(
                     &loc,
                     ErrorKind::Syntax,
-                    format!("unexpected character '{other}'"),
+                    format!("unexpected character '{c}'"),
                 ))
             }
         };
@@ -181,6 +125,80 @@ pub fn tokenize_line(file: &Arc<PathBuf>, line_no: u32, text: &str) -> Result<Ve
         i += len;
     }
     Ok(out)
+}
+
+/// The punctuation token that `c` (followed by `next`) starts, and its
+/// length.
+fn punctuation(c: char, next: Option<char>) -> Option<(Tok, usize)> {
+    let two = |n: char| next == Some(n);
+    Some(match c {
+        '(' => (Tok::LParen, 1),
+        ')' => (Tok::RParen, 1),
+        ',' => (Tok::Comma, 1),
+        ':' if two('-') => (Tok::Turnstile, 2),
+        ':' => (Tok::Colon, 1),
+        '.' => (Tok::Dot, 1),
+        '?' => (Tok::Question, 1),
+        '!' if two('=') => (Tok::Ne, 2),
+        '!' => (Tok::Bang, 1),
+        '=' => (Tok::Eq, 1),
+        '<' if two('=') => (Tok::Le, 2),
+        '<' => (Tok::Lt, 1),
+        '>' if two('=') => (Tok::Ge, 2),
+        '>' => (Tok::Gt, 1),
+        '*' => (Tok::Star, 1),
+        '-' => (Tok::Minus, 1),
+        _ => return None,
+    })
+}
+
+/// The double-quoted string that starts at `chars[i]`, a backslash
+/// escaping the character after it, and its length.
+fn string(chars: &[char], i: usize, loc: &Loc) -> Result<(Tok, usize)> {
+    let mut j = i + 1;
+    let mut s = String::new();
+    while j < chars.len() && chars[j] != '"' {
+        if chars[j] == '\\' && j + 1 < chars.len() {
+            j += 1;
+        }
+        s.push(chars[j]);
+        j += 1;
+    }
+    if j >= chars.len() {
+        return Err(Error::at(loc, ErrorKind::Syntax, "unterminated string"));
+    }
+    Ok((Tok::Str(s), j + 1 - i))
+}
+
+/// The number that starts at `chars[i]`, and its length. A number glued
+/// to letters (`0x1`, `3abc`) is a name, e.g. a map file.
+fn number(chars: &[char], i: usize, loc: &Loc) -> Result<(Tok, usize)> {
+    let mut j = i;
+    while j < chars.len() && chars[j].is_ascii_digit() {
+        j += 1;
+    }
+    if j < chars.len() && (chars[j].is_alphanumeric() || chars[j] == '_') {
+        let k = ident_end(chars, j);
+        return Ok((Tok::Ident(chars[i..k].iter().collect()), k - i));
+    }
+    let digits: String = chars[i..j].iter().collect();
+    let n = digits.parse::<u64>().map_err(|_| {
+        Error::at(
+            loc,
+            ErrorKind::Syntax,
+            format!("number {} is too large", super::quote::bounded(&digits)),
+        )
+    })?;
+    Ok((Tok::Int(n), j - i))
+}
+
+/// Where the name characters that start at `chars[i]` end.
+fn ident_end(chars: &[char], i: usize) -> usize {
+    let mut j = i;
+    while j < chars.len() && is_ident_char(chars[j]) {
+        j += 1;
+    }
+    j
 }
 
 fn is_ident_start(c: char) -> bool {

@@ -4,6 +4,10 @@
 //! - [`lexer`] and [`parser`]: text into [`ast`] statements;
 //! - [`resolve`]: names and types checked into a [`program::Program`];
 //! - [`stratify`]: evaluation order, negation checked;
+//! - [`views`]: rules that only copy a stored relation into another
+//!   layout, taken out to be built from the stored rows;
+//! - [`numbering`]: `number` rules, the paths of a graph numbered as
+//!   contexts (Whaley and Lam's cloning);
 //! - [`planner`]: each rule compiled into joins, projections and renames;
 //! - [`solver`]: semi-naive evaluation with an old/delta/full split;
 //! - [`observer`]: what a solve reports as it goes (strata, iterations).
@@ -13,6 +17,7 @@ pub mod constants;
 pub mod error;
 pub mod explain_plan;
 pub mod lexer;
+pub mod numbering;
 pub mod observer;
 pub mod parser;
 pub mod planner;
@@ -22,6 +27,7 @@ pub mod relation_io;
 pub mod resolve;
 pub mod solver;
 pub mod stratify;
+pub mod views;
 
 pub use error::{Error, ErrorKind, Loc, Result};
 

@@ -131,6 +131,9 @@ pub struct Rule {
     pub loc: Loc,
     /// The source text of the rule, for reports.
     pub text: String,
+    /// A `number` rule: its head numbers the paths of the graph its body
+    /// gives (see `datalog::numbering`), instead of joining.
+    pub number: bool,
 }
 
 /// A query `body?`: answered by a rule into a relation of its own.

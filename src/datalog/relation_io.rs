@@ -149,56 +149,7 @@ impl Solver {
             BddDump::Constant(true) => return Ok(self.full_range(rel)),
             BddDump::Nodes { var_levels, nodes } => (var_levels, nodes),
         };
-        // File variable -> our variable.
-        let info_path = path.with_file_name("bddinfo");
-        let alloc: Vec<(usize, u32)> = if info_path.is_file() {
-            let names = javabdd::read_info(&info_path).map_err(|e| Error::io(&info_path, &e))?;
-            let mut seen: HashMap<String, u32> = HashMap::new();
-            let mut out = Vec::new();
-            for n in names {
-                let d = self.prog.domain_id(&n).ok_or_else(|| {
-                    Self::data_error(
-                        &info_path,
-                        format!("domain {n} is not declared by the program"),
-                    )
-                })?;
-                let k = seen.entry(n).or_insert(0);
-                out.push((d, *k));
-                *k += 1;
-            }
-            out
-        } else {
-            self.layout
-                .file_order()
-                .into_iter()
-                .map(|id| {
-                    let inst = self.layout.instance(id);
-                    (inst.domain, inst.index)
-                })
-                .collect()
-        };
-        let attr_insts: Vec<usize> = self.prog.relations[rel]
-            .attrs
-            .iter()
-            .map(|a| {
-                self.layout
-                    .find_instance(a.domain, a.instance)
-                    .expect("allocated")
-            })
-            .collect();
-        let mut var_map: Vec<Option<u16>> = Vec::new();
-        for &(d, i) in &alloc {
-            let bits = self.layout.domains()[d].bits();
-            let ours = self
-                .layout
-                .find_instance(d, i)
-                .filter(|id| attr_insts.contains(id));
-            for b in 0..bits {
-                var_map.push(
-                    ours.map(|id| self.layout.instance(id).vars[b as usize].to_index() as u16),
-                );
-            }
-        }
+        let var_map = self.file_variables(rel, path)?;
         let mut builder = NodeBuilder::new(nv);
         let mut ids = NodeIds::new(&nodes);
         let name = &self.prog.relations[rel].name;
@@ -228,6 +179,67 @@ impl Solver {
             ids.insert(id, root);
         }
         Ok(builder.export(root).and(&self.full_range(rel)))
+    }
+
+    /// For each BDD variable of a dump of relation `rel` at `path`, the
+    /// variable of this layout it stands for (`None` outside the
+    /// relation's attributes). The dump's variables follow the domain
+    /// allocation order of the `bddinfo` beside it, or this layout's file
+    /// order.
+    fn file_variables(&self, rel: RelId, path: &Path) -> Result<Vec<Option<u16>>> {
+        let alloc = self.file_allocation(path)?;
+        let attr_insts: Vec<usize> = self.prog.relations[rel]
+            .attrs
+            .iter()
+            .map(|a| {
+                self.layout
+                    .find_instance(a.domain, a.instance)
+                    .expect("allocated")
+            })
+            .collect();
+        let mut var_map: Vec<Option<u16>> = Vec::new();
+        for &(d, i) in &alloc {
+            let bits = self.layout.domains()[d].bits();
+            let ours = self
+                .layout
+                .find_instance(d, i)
+                .filter(|id| attr_insts.contains(id));
+            for b in 0..bits {
+                var_map.push(
+                    ours.map(|id| self.layout.instance(id).vars[b as usize].to_index() as u16),
+                );
+            }
+        }
+        Ok(var_map)
+    }
+
+    /// The domain instances, (domain, index), in the order a dump at
+    /// `path` allocated its variables: the `bddinfo` beside it, or this
+    /// layout's file order.
+    fn file_allocation(&self, path: &Path) -> Result<Vec<(usize, u32)>> {
+        let info_path = path.with_file_name("bddinfo");
+        if !info_path.is_file() {
+            let order = self.layout.file_order().into_iter().map(|id| {
+                let inst = self.layout.instance(id);
+                (inst.domain, inst.index)
+            });
+            return Ok(order.collect());
+        }
+        let names = javabdd::read_info(&info_path).map_err(|e| Error::io(&info_path, &e))?;
+        let mut seen: HashMap<String, u32> = HashMap::new();
+        let mut out = Vec::new();
+        for n in names {
+            let d = self.prog.domain_id(&n).ok_or_else(|| {
+                Self::data_error(
+                    &info_path,
+                    format!("domain {n} is not declared by the program"),
+                )
+            })?;
+            let k = seen.entry(n).or_insert(0);
+            out.push((d, *k));
+            *k += 1;
+        }
+        Ok(out)
     }
 
     /// Every valid tuple of a relation (each attribute within its domain).

@@ -41,7 +41,9 @@ pub fn resolve_with_maps(parsed: &ParsedProgram, maps: &mut MapCache) -> Result<
     for stmt in &parsed.statements {
         match stmt {
             Statement::Rule(rule) => {
-                let checked = r.rule(&rule.head, &rule.body, &rule.loc, rule_text(rule))?;
+                let number = rule.options.iter().any(|o| o == "number");
+                let text = rule_text(rule);
+                let checked = r.rule(&rule.head, &rule.body, &rule.loc, text, number)?;
                 r.prog.rules.push(checked);
             }
             Statement::Query { body, loc } => r.query(body, loc)?,
@@ -202,80 +204,97 @@ impl Resolver<'_> {
             }
             let mut resolved: Vec<Attribute> = Vec::new();
             for a in attrs {
-                let (domain, instance) = if let Some(d) = self.prog.domain_id(&a.ty) {
-                    // As in bddbddb, a bare domain is its lowest-numbered
-                    // instance this relation does not use yet (H0, then H1),
-                    // wherever the variable order puts that instance.
-                    let used: Vec<u32> = resolved
-                        .iter()
-                        .filter(|x| x.domain == d)
-                        .map(|x| x.instance)
-                        .collect();
-                    let idx = (0..u32::MAX).find(|i| !used.contains(i)).unwrap_or(0);
-                    (d, idx)
-                } else if let Some(di) = self.split_instance(&a.ty) {
-                    di
-                } else {
-                    return Err(Error::at(
-                        &a.loc,
-                        ErrorKind::Unknown,
-                        format!("unknown domain '{}'{}", bounded(&a.ty), {
-                            let names = || self.prog.domains.iter().map(|d| d.name.as_str());
-                            let near = did_you_mean(&a.ty, names());
-                            if near.is_empty() {
-                                // `v0` is instance 0 of a domain like `V`.
-                                did_you_mean(
-                                    a.ty.trim_end_matches(|c: char| c.is_ascii_digit()),
-                                    names(),
-                                )
-                            } else {
-                                near
-                            }
-                        }),
-                    ));
-                };
-                if resolved
-                    .iter()
-                    .any(|x| x.domain == domain && x.instance == instance)
-                {
-                    return Err(Error::at(
-                        &a.loc,
-                        ErrorKind::Mismatch,
-                        format!(
-                            "relation {name} uses instance {} for two attributes; give each attribute its own instance",
-                            self.prog.instance_name(domain, instance)
-                        ),
-                    ));
-                }
-                self.allocate(domain, instance);
-                resolved.push(Attribute {
-                    name: a.name.clone(),
-                    domain,
-                    instance,
-                });
+                let attr = self.attribute(name, a, &resolved)?;
+                self.allocate(attr.domain, attr.instance);
+                resolved.push(attr);
             }
-            let mut opts = RelOptions::default();
-            for (o, oloc) in options {
-                match o.as_str() {
-                    "input" => opts.input = true,
-                    "output" => opts.output = true,
-                    "inputtuples" => opts.input_tuples = true,
-                    "outputtuples" => opts.output_tuples = true,
-                    "printtuples" => opts.print_tuples = true,
-                    "printsize" => opts.print_size = true,
-                    other => self.prog.notes.push(format!(
-                        "{oloc}: note: relation option '{other}' is accepted and ignored"
-                    )),
-                }
-            }
+            let options = self.relation_options(options);
             self.prog.push_relation(Relation {
                 name: name.clone(),
                 attrs: resolved,
-                options: opts,
+                options,
                 loc: Some(loc.clone()),
             });
         }
         Ok(())
+    }
+
+    /// Attribute `a` of relation `rel`, whose earlier attributes are
+    /// `earlier`: its domain and instance.
+    fn attribute(&self, rel: &str, a: &ast::AttrAst, earlier: &[Attribute]) -> Result<Attribute> {
+        let (domain, instance) = if let Some(d) = self.prog.domain_id(&a.ty) {
+            // As in bddbddb, a bare domain is its lowest-numbered
+            // instance this relation does not use yet (H0, then H1),
+            // wherever the variable order puts that instance.
+            let used: Vec<u32> = earlier
+                .iter()
+                .filter(|x| x.domain == d)
+                .map(|x| x.instance)
+                .collect();
+            let idx = (0..u32::MAX).find(|i| !used.contains(i)).unwrap_or(0);
+            (d, idx)
+        } else if let Some(di) = self.split_instance(&a.ty) {
+            di
+        } else {
+            return Err(Error::at(
+                &a.loc,
+                ErrorKind::Unknown,
+                format!(
+                    "unknown domain '{}'{}",
+                    bounded(&a.ty),
+                    self.domain_suggestion(&a.ty)
+                ),
+            ));
+        };
+        if earlier
+            .iter()
+            .any(|x| x.domain == domain && x.instance == instance)
+        {
+            return Err(Error::at(
+                &a.loc,
+                ErrorKind::Mismatch,
+                format!(
+                    "relation {rel} uses instance {} for two attributes; give each attribute its own instance",
+                    self.prog.instance_name(domain, instance)
+                ),
+            ));
+        }
+        Ok(Attribute {
+            name: a.name.clone(),
+            domain,
+            instance,
+        })
+    }
+
+    /// A "did you mean" for an unknown domain `ty`.
+    fn domain_suggestion(&self, ty: &str) -> String {
+        let names = || self.prog.domains.iter().map(|d| d.name.as_str());
+        let near = did_you_mean(ty, names());
+        if near.is_empty() {
+            // `v0` is instance 0 of a domain like `V`.
+            did_you_mean(ty.trim_end_matches(|c: char| c.is_ascii_digit()), names())
+        } else {
+            near
+        }
+    }
+
+    /// A relation's options; unknown ones are noted and ignored.
+    fn relation_options(&mut self, options: &[(String, Loc)]) -> RelOptions {
+        let mut opts = RelOptions::default();
+        for (o, oloc) in options {
+            match o.as_str() {
+                "input" => opts.input = true,
+                "output" => opts.output = true,
+                "inputtuples" => opts.input_tuples = true,
+                "outputtuples" => opts.output_tuples = true,
+                "printtuples" => opts.print_tuples = true,
+                "printsize" => opts.print_size = true,
+                other => self.prog.notes.push(format!(
+                    "{oloc}: note: relation option '{other}' is accepted and ignored"
+                )),
+            }
+        }
+        opts
     }
 
     fn query(&mut self, body: &[LiteralAst], loc: &Loc) -> Result<()> {
@@ -341,7 +360,7 @@ impl Resolver<'_> {
             loc: Some(loc.clone()),
         });
         let text = query_text(body);
-        let rule = self.rule(&head, body, loc, text.clone())?;
+        let rule = self.rule(&head, body, loc, text.clone(), false)?;
         self.prog.rules.push(rule);
         self.prog.queries.push(Query {
             rel: self.prog.relations.len() - 1,
@@ -528,124 +547,40 @@ impl Resolver<'_> {
         body: &[LiteralAst],
         loc: &Loc,
         text: String,
+        number: bool,
     ) -> Result<Rule> {
+        if number {
+            check_numbering(head, body, loc)?;
+        }
         let mut doms = self.var_domains(body)?;
         let head_rel = self.atom_rel(head)?;
-        let mut var_ids: HashMap<String, VarId> = HashMap::new();
-        let mut vars: Vec<RuleVar> = Vec::new();
-        let mut var_of = |name: &str, d: DomainId| -> VarId {
-            *var_ids.entry(name.to_string()).or_insert_with(|| {
-                vars.push(RuleVar {
-                    name: name.to_string(),
-                    domain: d,
-                });
-                vars.len() - 1
-            })
-        };
-        // Body.
+        let mut vars = RuleVars::default();
         let mut lits = Vec::new();
-        let mut bound: HashSet<String> = HashSet::new();
         for lit in body {
-            match lit {
+            lits.push(match lit {
                 LiteralAst::Atom { atom, negated } => {
-                    let rel = self.atom_rel(atom)?;
-                    let mut args = Vec::new();
-                    for (arg, attr) in atom.args.iter().zip(self.prog.relations[rel].attrs.clone())
-                    {
-                        args.push(match &arg.term {
-                            TermAst::Var(v) => {
-                                if !negated {
-                                    bound.insert(v.clone());
-                                }
-                                Term::Var(var_of(v, attr.domain))
-                            }
-                            TermAst::Wildcard => Term::Any,
-                            c => Term::Const(self.constant(c, attr.domain, &arg.loc)?),
-                        });
-                    }
-                    let a = Atom {
-                        rel,
-                        args,
-                        loc: atom.loc.clone(),
-                    };
-                    lits.push(if *negated {
+                    let a = self.body_atom(atom, !negated, &mut vars)?;
+                    if *negated {
                         Literal::Neg(a)
                     } else {
                         Literal::Pos(a)
-                    });
-                }
-                LiteralAst::Cmp { op, lhs, rhs, loc } => {
-                    let dom = [lhs, rhs].iter().find_map(|t| match &t.term {
-                        TermAst::Var(v) => doms.get(v).copied(),
-                        _ => None,
-                    });
-                    let Some(dom) = dom else {
-                        let any_var = [lhs, rhs].iter().find_map(|t| match &t.term {
-                            TermAst::Var(v) => Some(v.clone()),
-                            _ => None,
-                        });
-                        return Err(Error::at(
-                            loc,
-                            ErrorKind::Mismatch,
-                            match any_var {
-                                Some(v) => format!("cannot tell the domain of variable {}: it appears in no relation", bounded(&v)),
-                                None => "a comparison needs at least one variable".to_string(),
-                            },
-                        ));
-                    };
-                    let mut term = |t: &ast::ArgAst| -> Result<Term> {
-                        Ok(match &t.term {
-                            TermAst::Var(v) => {
-                                bound.insert(v.clone());
-                                Term::Var(var_of(v, dom))
-                            }
-                            TermAst::Wildcard => {
-                                return Err(Error::at(
-                                    &t.loc,
-                                    ErrorKind::Syntax,
-                                    "'_' cannot be compared",
-                                ))
-                            }
-                            c => Term::Const(self.constant(c, dom, &t.loc)?),
-                        })
-                    };
-                    let (l, r) = (term(lhs)?, term(rhs)?);
-                    lits.push(Literal::Cmp {
-                        op: *op,
-                        lhs: l,
-                        rhs: r,
-                        loc: loc.clone(),
-                    });
-                }
-            }
-        }
-        // Negated atoms must only use bound variables.
-        for lit in body {
-            if let LiteralAst::Atom {
-                atom,
-                negated: true,
-            } = lit
-            {
-                for arg in &atom.args {
-                    if let TermAst::Var(v) = &arg.term {
-                        if !bound.contains(v) {
-                            return Err(Error::at(
-                                &arg.loc,
-                                ErrorKind::Unsafe,
-                                format!("unsafe rule: variable {} appears only in a negated subgoal; bind it in a positive subgoal or use '_'", bounded(v)),
-                            ));
-                        }
                     }
                 }
-            }
+                LiteralAst::Cmp { op, lhs, rhs, loc } => {
+                    self.comparison(*op, lhs, rhs, loc, &doms, &mut vars)?
+                }
+            });
         }
-        // Head.
+        check_negations_bound(body, &vars.bound)?;
         let mut head_args = Vec::new();
         let head_attrs = self.prog.relations[head_rel].attrs.clone();
-        for (arg, attr) in head.args.iter().zip(&head_attrs) {
+        for (k, (arg, attr)) in head.args.iter().zip(&head_attrs).enumerate() {
             head_args.push(match &arg.term {
+                // A numbering rule's last two head variables are the
+                // contexts it numbers.
+                TermAst::Var(v) if number && k >= 2 => Term::Var(vars.id(v, attr.domain)),
                 TermAst::Var(v) => {
-                    if !bound.contains(v) {
+                    if !vars.bound.contains(v) {
                         return Err(Error::at(
                             &arg.loc,
                             ErrorKind::Unsafe,
@@ -653,22 +588,105 @@ impl Resolver<'_> {
                         ));
                     }
                     self.unify(&mut doms, v, attr.domain, &arg.loc)?;
-                    Term::Var(var_of(v, attr.domain))
+                    Term::Var(vars.id(v, attr.domain))
                 }
                 TermAst::Wildcard => Term::Any,
                 c => Term::Const(self.constant(c, attr.domain, &arg.loc)?),
             });
         }
+        let head = Atom {
+            rel: head_rel,
+            args: head_args,
+            loc: head.loc.clone(),
+        };
         Ok(Rule {
-            head: Atom {
-                rel: head_rel,
-                args: head_args,
-                loc: head.loc.clone(),
-            },
+            head,
             body: lits,
-            vars,
+            vars: vars.vars,
             loc: loc.clone(),
             text,
+            number,
+        })
+    }
+
+    /// A subgoal of a rule's body; the variables of a `positive` one are
+    /// bound.
+    fn body_atom(&self, atom: &ast::AtomAst, positive: bool, vars: &mut RuleVars) -> Result<Atom> {
+        let rel = self.atom_rel(atom)?;
+        let mut args = Vec::new();
+        for (arg, attr) in atom.args.iter().zip(&self.prog.relations[rel].attrs) {
+            args.push(match &arg.term {
+                TermAst::Var(v) => {
+                    if positive {
+                        vars.bound.insert(v.clone());
+                    }
+                    Term::Var(vars.id(v, attr.domain))
+                }
+                TermAst::Wildcard => Term::Any,
+                c => Term::Const(self.constant(c, attr.domain, &arg.loc)?),
+            });
+        }
+        Ok(Atom {
+            rel,
+            args,
+            loc: atom.loc.clone(),
+        })
+    }
+
+    /// A comparison of a rule's body, in the domain of its variables (as
+    /// the subgoals give them, `doms`); its variables are bound.
+    fn comparison(
+        &self,
+        op: CmpOp,
+        lhs: &ast::ArgAst,
+        rhs: &ast::ArgAst,
+        loc: &Loc,
+        doms: &HashMap<String, DomainId>,
+        vars: &mut RuleVars,
+    ) -> Result<Literal> {
+        let var_name = |t: &&ast::ArgAst| match &t.term {
+            TermAst::Var(v) => Some(v.clone()),
+            _ => None,
+        };
+        let dom = [lhs, rhs]
+            .iter()
+            .filter_map(var_name)
+            .find_map(|v| doms.get(&v).copied());
+        let Some(dom) = dom else {
+            return Err(Error::at(
+                loc,
+                ErrorKind::Mismatch,
+                match [lhs, rhs].iter().find_map(var_name) {
+                    Some(v) => format!(
+                        "cannot tell the domain of variable {}: it appears in no relation",
+                        bounded(&v)
+                    ),
+                    None => "a comparison needs at least one variable".to_string(),
+                },
+            ));
+        };
+        let mut term = |t: &ast::ArgAst| -> Result<Term> {
+            Ok(match &t.term {
+                TermAst::Var(v) => {
+                    vars.bound.insert(v.clone());
+                    Term::Var(vars.id(v, dom))
+                }
+                TermAst::Wildcard => {
+                    return Err(Error::at(
+                        &t.loc,
+                        ErrorKind::Syntax,
+                        "'_' cannot be compared",
+                    ))
+                }
+                c => Term::Const(self.constant(c, dom, &t.loc)?),
+            })
+        };
+        let (lhs, rhs) = (term(lhs)?, term(rhs)?);
+        Ok(Literal::Cmp {
+            op,
+            lhs,
+            rhs,
+            loc: loc.clone(),
         })
     }
 
@@ -732,6 +750,111 @@ fn query_text(body: &[LiteralAst]) -> String {
         })
         .collect();
     parts.join(", ")
+}
+
+/// The variables of a rule being resolved: their ids in order of first
+/// use, and those that a positive subgoal or a comparison binds.
+#[derive(Default)]
+struct RuleVars {
+    ids: HashMap<String, VarId>,
+    vars: Vec<RuleVar>,
+    bound: HashSet<String>,
+}
+
+impl RuleVars {
+    /// The id of variable `name`, numbered at its first use, in domain `d`.
+    fn id(&mut self, name: &str, d: DomainId) -> VarId {
+        if let Some(&id) = self.ids.get(name) {
+            return id;
+        }
+        self.vars.push(RuleVar {
+            name: name.to_string(),
+            domain: d,
+        });
+        self.ids.insert(name.to_string(), self.vars.len() - 1);
+        self.vars.len() - 1
+    }
+}
+
+/// Checks the shape of a `number` rule (see `datalog::numbering`): a
+/// head of four distinct variables, the last two not in the body; a body
+/// of positive subgoals, the first with one variable (the roots), the
+/// others with two (the edges, from the first to the second), and no
+/// constants; the head's first two variables are those of an edge.
+fn check_numbering(head: &ast::AtomAst, body: &[LiteralAst], loc: &Loc) -> Result<()> {
+    let bad = |what: &str| {
+        Err(Error::at(
+            loc,
+            ErrorKind::Syntax,
+            format!("a numbering rule {what}; write it as `N(a, b, ca, cb) :- roots(r), E(a, b), ... . number`"),
+        ))
+    };
+    let var = |t: &ast::ArgAst| match &t.term {
+        TermAst::Var(v) => Some(v.clone()),
+        _ => None,
+    };
+    let head_vars: Vec<String> = head.args.iter().filter_map(var).collect();
+    let distinct: HashSet<&String> = head_vars.iter().collect();
+    if head.args.len() != 4 || head_vars.len() != 4 || distinct.len() != 4 {
+        return bad("needs a head of four distinct variables");
+    }
+    let mut edges: Vec<Vec<String>> = Vec::new();
+    for (k, lit) in body.iter().enumerate() {
+        let LiteralAst::Atom {
+            atom,
+            negated: false,
+        } = lit
+        else {
+            return bad("has only positive subgoals");
+        };
+        if (atom.args.iter()).any(|a| !matches!(a.term, TermAst::Var(_) | TermAst::Wildcard)) {
+            return bad("has no constants");
+        }
+        let vars: Vec<String> = atom.args.iter().filter_map(var).collect();
+        let unique: HashSet<&String> = vars.iter().collect();
+        let want = if k == 0 { 1 } else { 2 };
+        if vars.len() != want || unique.len() != want {
+            return bad(
+                "has a first subgoal of one variable (the roots) and others of two (the edges)",
+            );
+        }
+        if head_vars[2..].iter().any(|h| vars.contains(h)) {
+            return bad("numbers with head variables that the body does not use");
+        }
+        if k > 0 {
+            edges.push(vars);
+        }
+    }
+    if !edges.iter().any(|e| e[..] == head_vars[..2]) {
+        return bad("numbers an edge: its head's first two variables are an edge subgoal's");
+    }
+    Ok(())
+}
+
+/// Checks that the negated subgoals of `body` only use variables that
+/// the rule binds elsewhere.
+fn check_negations_bound(body: &[LiteralAst], bound: &HashSet<String>) -> Result<()> {
+    for lit in body {
+        let LiteralAst::Atom {
+            atom,
+            negated: true,
+        } = lit
+        else {
+            continue;
+        };
+        for arg in &atom.args {
+            if let TermAst::Var(v) = &arg.term {
+                if !bound.contains(v) {
+                    return Err(Error::at(
+                        &arg.loc,
+                        ErrorKind::Unsafe,
+                        format!("unsafe rule: variable {} appears only in a negated subgoal; bind it in a positive subgoal or use '_'", bounded(v)),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 fn rule_text(r: &ast::RuleAst) -> String {

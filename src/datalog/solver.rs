@@ -22,6 +22,7 @@ mod saturation;
 mod statics;
 
 use super::error::{Error, ErrorKind, Result};
+use super::numbering::{self, NumberingInput};
 use super::observer::{Growth, IterationEnd, Observer, RuleTotal, StepEnd, StepKind, StratumStart};
 use super::planner::{plan_rule, RulePlan, Source, Step};
 use super::program::{Literal, Program, RelId};
@@ -61,6 +62,9 @@ pub struct SolveStats {
     pub iterations: Vec<u64>,
     /// Wall time of the solve.
     pub time: Duration,
+    /// Per `number` rule evaluated: the rule, and the largest number of
+    /// contexts it gave a node.
+    pub numberings: Vec<(usize, u128)>,
 }
 
 /// A program with its relations as BDDs.
@@ -112,6 +116,16 @@ impl Solver {
             .build(prog.var_order.as_deref())
             .map_err(|e| Error::new(ErrorKind::Unsupported, e.to_string()))?;
         let strata = stratify(&prog)?;
+        if let Some(r) = (strata.iter().filter(|st| st.recursive))
+            .flat_map(|st| &st.rules)
+            .find(|&&r| prog.rules[r].number)
+        {
+            return Err(Error::at(
+                &prog.rules[*r].loc,
+                ErrorKind::Unsupported,
+                "a numbering rule cannot be recursive: the graph it numbers must be complete before it runs",
+            ));
+        }
         let nv = layout.num_vars();
         let rels = vec![mk_false(nv); prog.relations.len()];
         let stats = SolveStats {
@@ -226,6 +240,7 @@ impl Solver {
         let start = Instant::now();
         self.solve_start = start;
         self.stats.iterations.clear();
+        self.stats.numberings.clear();
         let mut si = 0;
         while si < self.strata.len() {
             self.check_cancel()?;
@@ -252,6 +267,9 @@ impl Solver {
                         self.rels[rel] = apply::or(&self.rels[rel], &r);
                     }
                     self.stats.iterations.push(1);
+                }
+                for st in &group {
+                    self.apply_numbering(st)?;
                 }
                 si = end;
                 continue;
@@ -371,6 +389,7 @@ impl Solver {
         let plans: Vec<RulePlan> = stratum
             .rules
             .iter()
+            .filter(|&&ri| !self.prog.rules[ri].number)
             .map(|&ri| plan_rule(&self.prog, &self.layout, ri, &dynamic))
             .filter(|p| p.satisfiable)
             .collect();
@@ -437,6 +456,42 @@ impl Solver {
         fresh
     }
 
+    /// Evaluates the `number` rules of a (non-recursive) stratum, after
+    /// its other rules: each adds the numbering of the paths of its graph
+    /// to its head (see `datalog::numbering`).
+    fn apply_numbering(&mut self, stratum: &Stratum) -> Result<()> {
+        for &ri in &stratum.rules {
+            let rule = &self.prog.rules[ri];
+            if !rule.number {
+                continue;
+            }
+            let t = Instant::now();
+            let head = &self.prog.relations[rule.head.rel];
+            let domain_size = self.prog.domains[head.attrs[2].domain].size;
+            let blocks = |r: RelId| self.blocks(r);
+            let input = NumberingInput {
+                rels: &self.rels,
+                blocks: &blocks,
+                num_vars: self.layout.num_vars(),
+                domain_size,
+            };
+            let (r, contexts) = numbering::evaluate(rule, &input)?;
+            self.stats.numberings.push((ri, contexts));
+            let (rel, dt) = (rule.head.rel, t.elapsed());
+            if tracing() {
+                eprintln!(
+                    "[trace] {:.3}s {}n {}",
+                    dt.as_secs_f64(),
+                    r.size(),
+                    rule.text
+                );
+            }
+            record_rule(&mut self.stats, ri, &r, dt);
+            self.rels[rel] = apply::or(&self.rels[rel], &r);
+        }
+        Ok(())
+    }
+
     /// The end of the run of strata from `start` that are not recursive
     /// and read nothing another of them defines: they can be evaluated
     /// side by side.
@@ -469,6 +524,7 @@ impl Solver {
             for (rel, r) in fresh {
                 self.rels[rel] = apply::or(&self.rels[rel], &r);
             }
+            self.apply_numbering(stratum)?;
             return Ok(1);
         }
         let nv = self.layout.num_vars();

@@ -27,7 +27,7 @@ pub fn stratify(prog: &Program) -> Result<Vec<Stratum>> {
             }
         }
     }
-    let comps = tarjan(n, &edges);
+    let comps = tarjan(&edges, 0..n);
     let mut comp_of = vec![0; n];
     for (c, members) in comps.iter().enumerate() {
         for &r in members {
@@ -77,16 +77,22 @@ pub fn stratify(prog: &Program) -> Result<Vec<Stratum>> {
     Ok(strata)
 }
 
-/// Strongly connected components, each emitted after those it reaches.
-fn tarjan(n: usize, edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
+/// The strongly connected components of the graph on `0..edges.len()`
+/// that the nodes `starts` reach (Tarjan's algorithm, without recursion),
+/// each emitted after those it reaches.
+pub(crate) fn tarjan(
+    edges: &[Vec<usize>],
+    starts: impl IntoIterator<Item = usize>,
+) -> Vec<Vec<usize>> {
     const UNVISITED: usize = usize::MAX;
+    let n = edges.len();
     let mut index = vec![UNVISITED; n];
     let mut low = vec![0; n];
     let mut on_stack = vec![false; n];
     let mut stack = Vec::new();
     let mut comps = Vec::new();
     let mut next = 0;
-    for root in 0..n {
+    for root in starts {
         if index[root] != UNVISITED {
             continue;
         }
@@ -141,7 +147,7 @@ mod tests {
     fn components_come_after_what_they_read() {
         // 0 -> 1 -> 2 -> 1, 3 -> 0
         let edges = vec![vec![1], vec![2], vec![1], vec![0]];
-        let comps = tarjan(4, &edges);
+        let comps = tarjan(&edges, 0..4);
         let pos = |x: usize| comps.iter().position(|c| c.contains(&x)).unwrap();
         assert_eq!(pos(1), pos(2));
         assert!(pos(1) < pos(0));

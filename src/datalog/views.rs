@@ -1,38 +1,39 @@
-//! Rules that only copy a fact relation into another layout, encoded
-//! straight from the facts instead of evaluated.
+//! Views: rules that only copy a stored relation into another layout,
+//! built from the stored rows instead of evaluated.
 //!
-//! The analysis keeps per-call copies of some facts with their variables
-//! in other blocks (`actualOfI(i, z, v) :- actual(i, z, v).`, or with a
-//! selection, `receiverOfI(i, v) :- actual(i, 0, v).`). Evaluated, each is
-//! a rename that cannot keep the variable order: for the whole JDK the
-//! copies of `actual` alone took 14 s. Their tuples are the fact's, so
-//! [`take_fact_copies`] removes such rules from the program and the driver
-//! encodes their heads from the fact tuples in the heads' own layout.
+//! A program may keep copies of an input relation with its variables in
+//! other blocks (`actualOfI(i, z, v) :- actual(i, z, v).`, or with a
+//! selection, `receiverOfI(i, v) :- actual(i, 0, v).`), so that the joins
+//! that read them keep the variable order. Evaluated, each such rule is a
+//! rename that cannot keep the order: for the whole JDK, the copies of
+//! `actual` alone took 14 s. Their tuples are the stored relation's, so
+//! [`take_views`] removes such rules from the program, and whoever holds
+//! the stored rows (`refract analyze`'s driver, with the facts in memory)
+//! encodes each view's head from them in the head's own layout.
 
-use crate::datalog::program::{Literal, Program, RelId, Term};
-use crate::facts::schema::RELATIONS;
+use super::program::{Literal, Program, RelId, Term};
 
-/// A rule `H(x1, ..., xn) :- F(t1, ..., tm).` over a fact relation `F`,
+/// A rule `H(x1, ..., xn) :- S(t1, ..., tm).` over a stored relation `S`,
 /// whose terms are distinct variables, constants or `_`, and whose head
-/// lists distinct variables of the body: `H` holds the tuples of `F` that
+/// lists distinct variables of the body: `H` holds the tuples of `S` that
 /// match the constants, projected on the head's variables.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FactCopy {
+pub struct View {
     /// The head relation.
     pub head: RelId,
-    /// The fact relation, as an index into [`RELATIONS`].
-    pub fact: usize,
-    /// For each head attribute, the fact column it copies.
+    /// The stored relation.
+    pub source: RelId,
+    /// For each head attribute, the stored column it copies.
     pub columns: Vec<usize>,
-    /// `(column, value)`: the fact's columns that must hold a constant.
+    /// `(column, value)`: the stored columns that must hold a constant.
     pub filters: Vec<(usize, u64)>,
 }
 
-impl FactCopy {
-    /// The head's rows from the fact's rows (of arity `arity`), flat.
-    pub fn rows(&self, fact_rows: &[u32], arity: usize) -> Vec<u32> {
+impl View {
+    /// The head's rows from the stored rows (of arity `arity`), flat.
+    pub fn rows(&self, stored_rows: &[u32], arity: usize) -> Vec<u32> {
         let mut out = Vec::new();
-        for t in fact_rows.chunks_exact(arity) {
+        for t in stored_rows.chunks_exact(arity) {
             if self.filters.iter().all(|&(c, v)| u64::from(t[c]) == v) {
                 out.extend(self.columns.iter().map(|&c| t[c]));
             }
@@ -41,11 +42,11 @@ impl FactCopy {
     }
 }
 
-/// Removes from `prog` the rules that copy a fact relation (see
-/// [`FactCopy`]) into a relation no other rule derives and no input
+/// Removes from `prog` the rules that copy a relation that `stored` holds
+/// (see [`View`]) into a relation no other rule derives and no input
 /// declares, and returns them.
-pub fn take_fact_copies(prog: &mut Program) -> Vec<FactCopy> {
-    let mut found: Vec<(usize, FactCopy)> = Vec::new();
+pub fn take_views(prog: &mut Program, stored: impl Fn(RelId) -> bool) -> Vec<View> {
+    let mut found: Vec<(usize, View)> = Vec::new();
     for (k, rule) in prog.rules.iter().enumerate() {
         let head = rule.head.rel;
         let defining = prog.rules.iter().filter(|r| r.head.rel == head).count();
@@ -56,14 +57,11 @@ pub fn take_fact_copies(prog: &mut Program) -> Vec<FactCopy> {
         let [Literal::Pos(body)] = rule.body.as_slice() else {
             continue;
         };
-        let Some(fact) = RELATIONS
-            .iter()
-            .position(|s| s.name == prog.relations[body.rel].name)
-        else {
+        if !stored(body.rel) {
             continue;
-        };
-        if let Some(copy) = copy_of(&rule.head.args, &body.args, head, fact) {
-            found.push((k, copy));
+        }
+        if let Some(view) = view_of(&rule.head.args, &body.args, head, body.rel) {
+            found.push((k, view));
         }
     }
     for (k, _) in found.iter().rev() {
@@ -74,10 +72,12 @@ pub fn take_fact_copies(prog: &mut Program) -> Vec<FactCopy> {
             }
         }
     }
-    found.into_iter().map(|(_, c)| c).collect()
+    found.into_iter().map(|(_, v)| v).collect()
 }
 
-fn copy_of(head: &[Term], body: &[Term], rel: RelId, fact: usize) -> Option<FactCopy> {
+/// The view that a rule with these head and body terms defines, if it
+/// is one.
+fn view_of(head: &[Term], body: &[Term], rel: RelId, source: RelId) -> Option<View> {
     let mut filters = Vec::new();
     let mut column_of = Vec::new();
     for (c, t) in body.iter().enumerate() {
@@ -97,9 +97,9 @@ fn copy_of(head: &[Term], body: &[Term], rel: RelId, fact: usize) -> Option<Fact
         }
         columns.push(c);
     }
-    Some(FactCopy {
+    Some(View {
         head: rel,
-        fact,
+        source,
         columns,
         filters,
     })
@@ -125,27 +125,28 @@ mod tests {
     }
 
     #[test]
-    fn copies_and_selections_are_taken_and_other_rules_stay() {
+    fn copies_and_selections_of_a_stored_relation_are_taken_and_other_rules_stay() {
         let mut prog = program(
             "copy(i, z, v) :- actual(i, z, v).\n\
              receiver(i, v) :- actual(i, 0, v).\n\
              twice(a, b) :- A(a, b).\n\
              twice(a, b) :- A(b, a).\n",
         );
-        let copies = take_fact_copies(&mut prog);
-        let actual = RELATIONS.iter().position(|s| s.name == "actual").unwrap();
+        let actual = prog.relation_id("actual").unwrap();
+        let a = prog.relation_id("A").unwrap();
+        let copies = take_views(&mut prog, |r| r == actual || r == a);
         assert_eq!(
             copies,
             vec![
-                FactCopy {
+                View {
                     head: prog.relation_id("copy").unwrap(),
-                    fact: actual,
+                    source: actual,
                     columns: vec![0, 1, 2],
                     filters: vec![],
                 },
-                FactCopy {
+                View {
                     head: prog.relation_id("receiver").unwrap(),
-                    fact: actual,
+                    source: actual,
                     columns: vec![0, 2],
                     filters: vec![(1, 0)],
                 },
@@ -165,7 +166,11 @@ mod tests {
             "copy(i, z, v) :- actual(i, z, v), A(v, v).\n\
              twice(a, a) :- A(a, a).\n",
         );
-        assert!(take_fact_copies(&mut prog).is_empty());
+        let (actual, a) = (
+            prog.relation_id("actual").unwrap(),
+            prog.relation_id("A").unwrap(),
+        );
+        assert!(take_views(&mut prog, |r| r == actual || r == a).is_empty());
         assert_eq!(prog.rules.len(), 2);
     }
 }
