@@ -30,7 +30,7 @@ use super::error::{Error, ErrorKind, Result};
 use super::program::{Literal, Rule, Term, VarId};
 use crate::bdd::apply;
 use crate::bdd::decode::sorted_tuples;
-use crate::bdd::encode::{less_than_bdd, offset_bdd, value_bdd};
+use crate::bdd::encode::{less_than_bdd, offset_bdd, relation_from_tuples};
 use crate::bdd::node_builder::mk_false;
 use biodivine_lib_bdd::{Bdd, BddVariable};
 use std::collections::HashMap;
@@ -237,21 +237,28 @@ fn head_relation(
     nv: u16,
 ) -> Bdd {
     // Many edges share a map (every edge inside a cycle is the identity
-    // of its component's count): each map is built once.
-    let mut maps: HashMap<(u128, u128), Bdd> = HashMap::new();
-    let mut pieces: Vec<Bdd> = Vec::new();
+    // of its component's count; every edge from a method with one
+    // context into one with one caller is `0 -> 0`): the edges are
+    // grouped by their map, each group's pairs built at once from its
+    // tuples, and each map built and joined once.
+    let mut groups: HashMap<(u128, u128), Vec<[u64; 2]>> = HashMap::new();
     for &(u, v, a, b) in numbered {
-        let Some((n, k)) = numbering.edge(u, v) else {
-            continue;
-        };
-        let map = maps.entry((n, k)).or_insert_with(|| {
+        if let Some(map) = numbering.edge(u, v) {
+            groups.entry(map).or_default().push([a, b]);
+        }
+    }
+    let mut groups: Vec<_> = groups.into_iter().collect();
+    groups.sort_unstable_by_key(|(map, _)| *map);
+    let pieces = groups
+        .into_iter()
+        .map(|((n, k), pairs)| {
             // Both fit the context domain, whose size is a u64.
             let (n, k) = (n as u64, k as u64);
-            less_than_bdd(nv, head[2], n).and(&offset_bdd(nv, head[2], head[3], k))
-        });
-        let ends = value_bdd(nv, head[0], a).and(&value_bdd(nv, head[1], b));
-        pieces.push(apply::and(&ends, map));
-    }
+            let map = less_than_bdd(nv, head[2], n).and(&offset_bdd(nv, head[2], head[3], k));
+            let ends = relation_from_tuples(nv, &[head[0], head[1]], &pairs);
+            apply::and(&ends, &map)
+        })
+        .collect();
     union_all(pieces, nv)
 }
 
