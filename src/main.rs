@@ -148,9 +148,10 @@ enum Command {
     ///   refract analyze app.jar --roots library --reflection casts -o app.db
     ///   refract analyze app.jar --main app.Main --reflection sound --spec app.spec -o app.db
     ///   refract analyze app.jar --main app.Main --member-arrays -o app.db
+    ///   refract analyze app.jar --main app.Main --roots jvm -o app.db
     #[command(
         verbatim_doc_comment,
-        override_usage = "refract analyze [OPTIONS] <CLASSPATH>... (--main <CLASS> | --roots library) -o <DB>"
+        override_usage = "refract analyze [OPTIONS] <CLASSPATH>... (--main <CLASS> | --roots <KIND>) -o <DB>"
     )]
     Analyze {
         /// Jars, jmods, class directories or class files.
@@ -159,9 +160,12 @@ enum Command {
         /// A class whose main method is a root (repeatable).
         #[arg(long = "main", value_name = "CLASS")]
         mains: Vec<String>,
-        /// `library`: every public method of the application is a root.
-        #[arg(long, value_name = "library")]
-        roots: Option<RootsChoice>,
+        /// More roots: `library`, every public method of the application;
+        /// `jvm`, the methods the JVM itself calls (start-up, shutdown, class
+        /// loading, invokedynamic linking; queries/models/jvm-entry.dl).
+        /// Comma-separated or repeated.
+        #[arg(long, value_name = "KIND", value_delimiter = ',')]
+        roots: Vec<RootsChoice>,
         /// The JDK: auto ($JAVA_HOME, else `java` on PATH), none, or a JDK home.
         #[arg(long, default_value = "auto")]
         jdk: JdkChoice,
@@ -440,9 +444,13 @@ enum ExportCommand {
     },
 }
 
-#[derive(Clone, Copy, clap::ValueEnum)]
+/// The roots `--roots` adds.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum RootsChoice {
+    /// Every public method of the application's classes.
     Library,
+    /// The methods the JVM calls with no call site in the program.
+    Jvm,
 }
 
 /// How `refract check` prints.
@@ -537,7 +545,8 @@ fn run(cli: Cli) -> Result<()> {
             options: refract::analysis::driver::AnalysisOptions {
                 variant: reflection,
                 mains,
-                library_roots: roots.is_some(),
+                library_roots: roots.contains(&RootsChoice::Library),
+                jvm_roots: roots.contains(&RootsChoice::Jvm),
                 spec,
                 member_arrays,
                 var_order,

@@ -875,6 +875,8 @@ fn analysis_completes_against_the_jdk_java_base() {
         std::fs::read_to_string(root().join("tests/expected/reflection/ConstantForName.none.tsv"))
             .unwrap()
     );
+    let reach = refract(&["export", "relation", "reach", &db.display().to_string()]);
+    assert!(!reach.contains("<java.lang.System: void initPhase1()>"));
     let report = refract(&["report", &db.display().to_string()]);
     assert!(
         report.contains("Class.forName                 1      0      0      1"),
@@ -884,6 +886,51 @@ fn analysis_completes_against_the_jdk_java_base() {
         report.contains("Class.newInstance             1      0      0      1"),
         "{report}"
     );
+}
+
+/// `--roots jvm` (queries/models/jvm-entry.dl) makes the methods that the
+/// JVM calls itself roots, with no `--main`: the start-up phases, the
+/// shutdown, invokedynamic's linking, and on the objects that exist a
+/// thread's end and a loader's `loadClass`. A JDK 8 row that java.base
+/// of JDK 17 lacks reaches nothing. Without the option none is reached
+/// (the small program's run above).
+#[test]
+fn jvm_roots_are_the_methods_the_jvm_calls() {
+    let dir = tempfile::tempdir().unwrap();
+    let jdk = jdk_of(dir.path(), &["java.base"]);
+    let db = dir.path().join("jvm.db");
+    let db = db.display().to_string();
+    refract(&[
+        "analyze",
+        &classes(),
+        "--roots",
+        "jvm",
+        "--jdk",
+        &jdk.display().to_string(),
+        "--reflection",
+        "none",
+        "-q",
+        "-o",
+        &db,
+    ]);
+    let reach = refract(&["export", "relation", "reach", &db]);
+    let reach: std::collections::HashSet<&str> = reach.lines().collect();
+    for m in [
+        "<java.lang.System: void initPhase1()>",
+        "<java.lang.System: void initPhase3()>",
+        "<java.lang.Shutdown: void shutdown()>",
+        "<java.lang.Thread: void exit()>",
+        "<java.lang.Thread: void dispatchUncaughtException(java.lang.Throwable)>",
+        "<java.lang.ClassLoader: java.lang.Class loadClass(java.lang.String)>",
+        "<java.lang.invoke.MethodHandleNatives: java.lang.invoke.MemberName linkCallSite(java.lang.Object,int,java.lang.Object,java.lang.Object,java.lang.Object,java.lang.Object,java.lang.Object[])>",
+    ] {
+        assert!(reach.contains(m), "{m} is not reached");
+    }
+    assert!(!reach.contains("<java.lang.System: void initializeSystemClass()>"));
+    // No main: the application's own methods are not reached.
+    assert!(!reach.iter().any(|m| m.starts_with("<ConstantForName:")));
+    let manifest = std::fs::read_to_string(Path::new(&db).join("metadata.tsv")).unwrap();
+    assert!(manifest.contains("option\troots\tjvm\n"), "{manifest}");
 }
 
 /// With the JDK's own `System.getProperty` and `Properties` behind the

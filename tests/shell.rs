@@ -1160,6 +1160,7 @@ fn a_database_reads_back_exactly_what_the_analysis_computed() {
         variant: Variant::PointsTo,
         mains: vec!["Fields".into()],
         library_roots: false,
+        jvm_roots: false,
         spec: None,
         member_arrays: false,
         var_order: None,

@@ -35,6 +35,9 @@ pub struct AnalysisOptions {
     pub mains: Vec<String>,
     /// Every public method of the application's classes is a root.
     pub library_roots: bool,
+    /// The methods the JVM calls with no call site in the program are
+    /// roots (`queries/models/jvm-entry.dl`).
+    pub jvm_roots: bool,
     /// A specification file (variant `sound`).
     pub spec: Option<PathBuf>,
     /// Fill the arrays of `getMethods()`, `getFields()`, `getConstructors()`
@@ -65,7 +68,7 @@ pub enum AnalysisError {
     #[error("--main {0}: the class path has no method <{0}: void main(java.lang.String[])>{1}")]
     NoMain(String, String),
     /// No roots were given or found.
-    #[error("no entry points: pass --main CLASS or --roots library")]
+    #[error("no entry points: pass --main CLASS, --roots library or --roots jvm")]
     NoRoots,
     /// The specification file is malformed.
     #[error("{0}")]
@@ -148,7 +151,8 @@ pub fn roots(facts: &ProgramFacts, opts: &AnalysisOptions) -> Result<Vec<u32>, A
     }
     out.sort_unstable();
     out.dedup();
-    if out.is_empty() {
+    // The JVM's entry points are roots in the rules (jvm-entry.dl).
+    if out.is_empty() && !opts.jvm_roots {
         return Err(AnalysisError::NoRoots);
     }
     Ok(out)
@@ -193,6 +197,10 @@ fn analyze_unguarded(
         .variant
         .rule_files(opts.member_arrays, opts.spec.is_some())
     {
+        let _ = write!(rules, "\n# ---- {name} ----\n{text}");
+    }
+    if opts.jvm_roots {
+        let (name, text) = super::variant::JVM_ENTRY;
         let _ = write!(rules, "\n# ---- {name} ----\n{text}");
     }
     // Every constant the rules use is in the domains, whatever the class
@@ -379,8 +387,12 @@ fn analyze_unguarded(
     for c in &opts.mains {
         manifest.option("main", c);
     }
-    if opts.library_roots {
-        manifest.option("roots", "library");
+    let kinds: Vec<&str> = [(opts.library_roots, "library"), (opts.jvm_roots, "jvm")]
+        .into_iter()
+        .filter_map(|(on, kind)| on.then_some(kind))
+        .collect();
+    if !kinds.is_empty() {
+        manifest.option("roots", &kinds.join(","));
     }
     if let Some(s) = &opts.spec {
         manifest.option("spec", &s.display().to_string());

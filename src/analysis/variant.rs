@@ -105,6 +105,13 @@ impl Variant {
 }
 
 const POINTSTO: &str = include_str!("../../queries/pointsto.dl");
+/// The methods the JVM calls with no call site in the program
+/// (`queries/models/jvm-entry.dl`), read with `--roots jvm` in every
+/// variant.
+pub const JVM_ENTRY: (&str, &str) = (
+    "models/jvm-entry.dl",
+    include_str!("../../queries/models/jvm-entry.dl"),
+);
 /// AccessController.doPrivileged (`queries/models/privileged.dl`): part of
 /// the points-to analysis, in every variant.
 const PRIVILEGED: &str = include_str!("../../queries/models/privileged.dl");

@@ -33,35 +33,6 @@ struct ConstantArrays {
 /// The number of relations.
 pub const RELATION_COUNT: usize = super::schema::RELATIONS.len();
 
-/// Methods the JVM itself calls during start-up, shutdown, class loading
-/// and finalisation (after Soot's and Doop's implicit entry points).
-pub const JDK_ENTRY_POINTS: &[&str] = &[
-    "<java.lang.System: void initPhase1()>",
-    "<java.lang.System: int initPhase2(boolean,boolean)>",
-    "<java.lang.System: void initPhase3()>",
-    "<java.lang.System: void initializeSystemClass()>",
-    "<java.lang.ThreadGroup: void <init>()>",
-    "<java.lang.ThreadGroup: void <init>(java.lang.ThreadGroup,java.lang.String)>",
-    "<java.lang.ThreadGroup: void uncaughtException(java.lang.Thread,java.lang.Throwable)>",
-    "<java.lang.Thread: void <init>(java.lang.ThreadGroup,java.lang.Runnable)>",
-    "<java.lang.Thread: void <init>(java.lang.ThreadGroup,java.lang.String)>",
-    "<java.lang.Thread: void exit()>",
-    "<java.lang.Thread: void dispatchUncaughtException(java.lang.Throwable)>",
-    "<java.lang.ClassLoader: void <init>()>",
-    "<java.lang.ClassLoader: java.lang.Class loadClass(java.lang.String)>",
-    "<java.lang.ClassLoader: java.lang.Class loadClassInternal(java.lang.String)>",
-    "<java.lang.ClassLoader: void checkPackageAccess(java.lang.Class,java.security.ProtectionDomain)>",
-    "<java.lang.ClassLoader: void addClass(java.lang.Class)>",
-    "<java.lang.ClassLoader: long findNative(java.lang.ClassLoader,java.lang.String)>",
-    "<java.lang.ClassLoader: java.lang.ClassLoader getSystemClassLoader()>",
-    "<java.security.PrivilegedActionException: void <init>(java.lang.Exception)>",
-    "<java.lang.ref.Finalizer: void runFinalizer(jdk.internal.access.JavaLangAccess)>",
-    "<java.lang.ref.Finalizer: void register(java.lang.Object)>",
-    "<java.lang.Shutdown: void shutdown()>",
-    "<java.lang.Shutdown: void exit(int)>",
-    "<sun.launcher.LauncherHelper: java.lang.Class checkAndLoadMain(boolean,int,java.lang.String)>",
-];
-
 /// How an invocation site is named in the `I` map.
 struct SiteName {
     method: u32,
@@ -1243,7 +1214,7 @@ impl FactsBuilder {
 
     /// Adds the global relations once every class is declared: subtyping
     /// (`aT`), dispatch (`cha`), class objects, the strings that name
-    /// types, methods and fields, and the JDK's entry points.
+    /// types, methods and fields.
     pub fn finish(&mut self) {
         self.lift_parameter_stores();
         self.lift_returned_parameters();
@@ -1337,11 +1308,6 @@ impl FactsBuilder {
                 for f in fs {
                     self.add(R::StringField, &[h, f]);
                 }
-            }
-        }
-        for e in JDK_ENTRY_POINTS {
-            if let Some(m) = self.methods.get(e) {
-                self.add(R::EntryPoint, &[m]);
             }
         }
         self.reflective_objects();

@@ -230,9 +230,6 @@ relations! {
     MainMethod => "mainMethod",
         [("method", "M")],
         "public static void main(java.lang.String[])";
-    EntryPoint => "entryPoint",
-        [("method", "M")],
-        "methods the JVM calls during start-up and shutdown";
     ApplicationMethod => "applicationMethod",
         [("method", "M")],
         "method of an application (non-JDK) class";
