@@ -19,7 +19,7 @@ use super::null_guards::{self, NullTest};
 use super::string_builders;
 use super::{Invoke, InvokeKind, MethodIr, Stmt, Var};
 use crate::classfile::bytecode::{decode, op, Insn, Operand};
-use crate::classfile::descriptor::{element_type, field_type, method_desc};
+use crate::classfile::descriptor::{element_type, field_type, method_desc, MethodDesc};
 use crate::classfile::model::{access, ClassInfo, Code, Constant, MethodDecl};
 use fxhash::{FxHashMap, FxHashSet};
 
@@ -337,92 +337,12 @@ pub fn lower_method(
     let cfg = build_cfg(code)?;
     let mut ir = MethodIr::skeleton(is_static, &class.name, &desc.params, &desc.ret);
 
-    // The entry state.
     let max_locals = code.max_locals as usize;
-    let mut entry = State {
-        locals: vec![Val::Top; max_locals],
-        stack: Vec::new(),
-    };
-    let mut slot = 0usize;
-    let mut param_vals: Vec<(Val, bool)> = Vec::new();
-    if !is_static {
-        param_vals.push((Val::Ref(ir.params[0].unwrap_or(0)), false));
-    }
-    for (k, p) in desc.params.iter().enumerate() {
-        let pk = k + usize::from(!is_static);
-        let v = Val::of_type(p, || ir.params[pk].unwrap_or(0));
-        param_vals.push((v, v.wide()));
-    }
-    for (v, wide) in param_vals {
-        if slot + usize::from(wide) >= max_locals {
-            return Err(LowerError {
-                bci: 0,
-                message: "parameters do not fit in max_locals".into(),
-            });
-        }
-        entry.locals[slot] = v;
-        slot += 1 + usize::from(wide);
-    }
+    let entry = entry_state(&ir, &desc, is_static, max_locals)?;
 
     // Pass 1: kinds.
     let nb = cfg.blocks.len();
-    let mut kinds: Vec<Option<State>> = vec![None; nb];
-    let kind_of = |s: &State| State {
-        locals: s.locals.iter().map(|v| kindify(*v)).collect(),
-        stack: s.stack.iter().map(|v| kindify(*v)).collect(),
-    };
-    kinds[0] = Some(kind_of(&entry));
-    let mut work = vec![0usize];
-    let mut queued = vec![false; nb];
-    queued[0] = true;
-    let mut scratch = MethodIr::default();
-    while let Some(b) = work.pop() {
-        queued[b] = false;
-        let mut st = kinds[b].clone().unwrap_or_else(|| entry.clone());
-        let mut tr = Translator {
-            class,
-            cfg: &cfg,
-            ir: &mut scratch,
-            emit: false,
-            handler_phis: &[],
-            seen_edges: FxHashSet::default(),
-            copies: Vec::new(),
-        };
-        let mut to_handlers: Vec<(usize, State)> = Vec::new();
-        for k in cfg.blocks[b].start..cfg.blocks[b].end {
-            for &h in &cfg.covering[k] {
-                let hs = State {
-                    locals: st.locals.clone(),
-                    stack: vec![Val::Ref(0)],
-                };
-                to_handlers.push((h, hs));
-            }
-            tr.step(&mut st, &cfg.insns[k])?;
-        }
-        let mut outs: Vec<(usize, State)> = cfg.blocks[b]
-            .succs
-            .iter()
-            .map(|&s| (s, st.clone()))
-            .collect();
-        outs.extend(to_handlers);
-        for (s, out) in outs {
-            let out = kind_of(&out);
-            let changed = match &mut kinds[s] {
-                None => {
-                    kinds[s] = Some(out);
-                    true
-                }
-                Some(cur) => cur.merge_from(&out).map_err(|message| LowerError {
-                    bci: cfg.insns[cfg.blocks[s].start].pc,
-                    message,
-                })?,
-            };
-            if changed && !queued[s] {
-                queued[s] = true;
-                work.push(s);
-            }
-        }
-    }
+    let kinds = infer_kinds(class, &cfg, &entry)?;
 
     // Block order and predecessors.
     let order = reverse_post_order(&cfg, &kinds);
@@ -551,7 +471,138 @@ pub fn lower_method(
         exits[b] = Some(st);
     }
     // Values flowing along edges into merge blocks.
-    for &b in &order {
+    assign_merge_edges(&mut ir, &cfg, &order, &exits, &phis, &mut edges);
+    if string_builders::makes_builder(&ir) {
+        let idom = if has_null_tests {
+            idom
+        } else {
+            flow::immediate_dominators(nb, &order, &preds, |b| b == 0 || is_handler(b))
+        };
+        let starts = (cfg.blocks.iter()).map(|b| cfg.insns[b.start].pc).collect();
+        let succs = (cfg.blocks.iter())
+            .map(|b| b.succs.iter().chain(&b.handlers).copied().collect())
+            .collect();
+        ir.flow = Some(Flow::new(starts, succs, idom));
+    }
+    super::copies::remove_trivial(&mut ir, &copies);
+    Ok(ir)
+}
+
+/// The frame at the method's entry: the receiver and the parameters in
+/// their slots (wide ones take two), everything else unset.
+fn entry_state(
+    ir: &MethodIr,
+    desc: &MethodDesc,
+    is_static: bool,
+    max_locals: usize,
+) -> Result<State, LowerError> {
+    let mut entry = State {
+        locals: vec![Val::Top; max_locals],
+        stack: Vec::new(),
+    };
+    let mut slot = 0usize;
+    let mut param_vals: Vec<(Val, bool)> = Vec::new();
+    if !is_static {
+        param_vals.push((Val::Ref(ir.params[0].unwrap_or(0)), false));
+    }
+    for (k, p) in desc.params.iter().enumerate() {
+        let pk = k + usize::from(!is_static);
+        let v = Val::of_type(p, || ir.params[pk].unwrap_or(0));
+        param_vals.push((v, v.wide()));
+    }
+    for (v, wide) in param_vals {
+        if slot + usize::from(wide) >= max_locals {
+            return Err(LowerError {
+                bci: 0,
+                message: "parameters do not fit in max_locals".into(),
+            });
+        }
+        entry.locals[slot] = v;
+        slot += 1 + usize::from(wide);
+    }
+    Ok(entry)
+}
+
+/// Pass 1: the kind of every slot and stack entry (int, long, reference,
+/// ...) at each block's entry, by iterating the blocks to a fixpoint
+/// without emitting anything. `None` for a block that is never reached.
+fn infer_kinds(
+    class: &ClassInfo,
+    cfg: &Cfg,
+    entry: &State,
+) -> Result<Vec<Option<State>>, LowerError> {
+    let nb = cfg.blocks.len();
+    let mut kinds: Vec<Option<State>> = vec![None; nb];
+    let kind_of = |s: &State| State {
+        locals: s.locals.iter().map(|v| kindify(*v)).collect(),
+        stack: s.stack.iter().map(|v| kindify(*v)).collect(),
+    };
+    kinds[0] = Some(kind_of(entry));
+    let mut work = vec![0usize];
+    let mut queued = vec![false; nb];
+    queued[0] = true;
+    let mut scratch = MethodIr::default();
+    while let Some(b) = work.pop() {
+        queued[b] = false;
+        let mut st = kinds[b].clone().unwrap_or_else(|| entry.clone());
+        let mut tr = Translator {
+            class,
+            cfg,
+            ir: &mut scratch,
+            emit: false,
+            handler_phis: &[],
+            seen_edges: FxHashSet::default(),
+            copies: Vec::new(),
+        };
+        let mut to_handlers: Vec<(usize, State)> = Vec::new();
+        for k in cfg.blocks[b].start..cfg.blocks[b].end {
+            for &h in &cfg.covering[k] {
+                let hs = State {
+                    locals: st.locals.clone(),
+                    stack: vec![Val::Ref(0)],
+                };
+                to_handlers.push((h, hs));
+            }
+            tr.step(&mut st, &cfg.insns[k])?;
+        }
+        let mut outs: Vec<(usize, State)> = cfg.blocks[b]
+            .succs
+            .iter()
+            .map(|&s| (s, st.clone()))
+            .collect();
+        outs.extend(to_handlers);
+        for (s, out) in outs {
+            let out = kind_of(&out);
+            let changed = match &mut kinds[s] {
+                None => {
+                    kinds[s] = Some(out);
+                    true
+                }
+                Some(cur) => cur.merge_from(&out).map_err(|message| LowerError {
+                    bci: cfg.insns[cfg.blocks[s].start].pc,
+                    message,
+                })?,
+            };
+            if changed && !queued[s] {
+                queued[s] = true;
+                work.push(s);
+            }
+        }
+    }
+    Ok(kinds)
+}
+
+/// The assignments into each merge block's φs from the exit frame of
+/// each predecessor: one per distinct (φ, value) pair.
+fn assign_merge_edges(
+    ir: &mut MethodIr,
+    cfg: &Cfg,
+    order: &[usize],
+    exits: &[Option<State>],
+    phis: &[Option<State>],
+    edges: &mut FxHashSet<(Var, Var)>,
+) {
+    for &b in order {
         let Some(out) = &exits[b] else { continue };
         for &s in &cfg.blocks[b].succs {
             let Some(p) = &phis[s] else { continue };
@@ -569,20 +620,6 @@ pub fn lower_method(
             }
         }
     }
-    if string_builders::makes_builder(&ir) {
-        let idom = if has_null_tests {
-            idom
-        } else {
-            flow::immediate_dominators(nb, &order, &preds, |b| b == 0 || is_handler(b))
-        };
-        let starts = (cfg.blocks.iter()).map(|b| cfg.insns[b.start].pc).collect();
-        let succs = (cfg.blocks.iter())
-            .map(|b| b.succs.iter().chain(&b.handlers).copied().collect())
-            .collect();
-        ir.flow = Some(Flow::new(starts, succs, idom));
-    }
-    super::copies::remove_trivial(&mut ir, &copies);
-    Ok(ir)
 }
 
 fn kindify(v: Val) -> Val {
@@ -697,16 +734,10 @@ impl Translator<'_> {
             .unwrap_or(0)
     }
 
+    /// Interprets one instruction over the abstract frame `st`: pushes and
+    /// pops values, and (when emitting) appends the statements the
+    /// instruction means. Large families have methods of their own.
     fn step(&mut self, st: &mut State, insn: &Insn) -> StepResult {
-        macro_rules! pop {
-            () => {
-                match st.stack.pop() {
-                    Some(v) => v,
-                    None => return self.fail(insn, "stack underflow"),
-                }
-            };
-        }
-        let pc = insn.pc;
         let o = insn.op;
         match o {
             0x00 => {}
@@ -720,239 +751,33 @@ impl Translator<'_> {
             0x09 | 0x0a => st.stack.push(Val::Long),
             0x0b..=0x0d => st.stack.push(Val::Float),
             0x0e | op::DCONST_1 => st.stack.push(Val::Double),
-            op::LDC | op::LDC_W | op::LDC2_W => {
-                let Operand::Pool(i) = insn.operand else {
-                    return self.fail(insn, "ldc operand");
-                };
-                let c = self.class.pool.constant(i).map_err(|e| LowerError {
-                    bci: pc,
-                    message: e.0,
-                })?;
-                let v = match c {
-                    Constant::Int(n) => Val::IntConst(n),
-                    Constant::Float(_) => Val::Float,
-                    Constant::Long(_) => Val::Long,
-                    Constant::Double(_) => Val::Double,
-                    Constant::String(text) => {
-                        let dst = self.var(format!("s@{pc}"), "java.lang.String");
-                        self.push_stmt(Stmt::StringConst { dst, text });
-                        Val::Ref(dst)
-                    }
-                    Constant::Class(ty) => {
-                        let dst = self.var(format!("s@{pc}"), "java.lang.Class");
-                        self.push_stmt(Stmt::ClassConst { dst, ty });
-                        Val::Ref(dst)
-                    }
-                    Constant::MethodHandle(..) | Constant::MethodType(_) => {
-                        let ty = if matches!(c, Constant::MethodType(_)) {
-                            "java.lang.invoke.MethodType"
-                        } else {
-                            "java.lang.invoke.MethodHandle"
-                        };
-                        let dst = self.var(format!("s@{pc}"), ty);
-                        self.push_stmt(Stmt::New {
-                            bci: pc,
-                            level: 0,
-                            dst,
-                            ty: ty.to_string(),
-                            length: None,
-                        });
-                        Val::Ref(dst)
-                    }
-                    Constant::Dynamic(_, desc) => match field_type(&desc) {
-                        Some((t, "")) => {
-                            let v = Val::of_type(&t, || 0);
-                            if let Val::Ref(_) = v {
-                                let dst = self.var(format!("s@{pc}"), &t);
-                                self.push_stmt(Stmt::UnknownDynamic {
-                                    bci: pc,
-                                    dst: Some(dst),
-                                    bootstrap: "condy".into(),
-                                });
-                                Val::Ref(dst)
-                            } else {
-                                v
-                            }
-                        }
-                        _ => return self.fail(insn, format!("bad condy descriptor {desc:?}")),
-                    },
-                };
-                if (o == op::LDC2_W) != v.wide() {
-                    return self.fail(insn, "ldc of a constant of the wrong size");
-                }
-                st.stack.push(v);
-            }
-            op::ILOAD..=op::ALOAD | op::ILOAD_0..=op::ALOAD_3 => {
-                let Operand::Local(n) = insn.operand else {
-                    return self.fail(insn, "load operand");
-                };
-                let kind = if o <= op::ALOAD {
-                    o - op::ILOAD
-                } else {
-                    (o - op::ILOAD_0) / 4
-                };
-                let v = match st.locals.get(n as usize) {
-                    Some(v) => *v,
-                    None => return self.fail(insn, format!("local {n} out of range")),
-                };
-                let v = match kind {
-                    0 => Val::Int,
-                    1 => Val::Long,
-                    2 => Val::Float,
-                    3 => Val::Double,
-                    _ => match v {
-                        Val::Ref(_) | Val::Null => v,
-                        // Unverifiable: read as an unknown reference.
-                        _ => Val::Ref(self.var(format!("l{n}?@{pc}"), "java.lang.Object")),
-                    },
-                };
-                st.stack.push(v);
-            }
-            op::IALOAD..=op::SALOAD => {
-                let _index = pop!();
-                let arr = pop!();
-                let v = match o {
-                    op::LALOAD => Val::Long,
-                    op::FALOAD => Val::Float,
-                    op::DALOAD => Val::Double,
-                    op::AALOAD => {
-                        let ty = arr
-                            .var()
-                            .and_then(|a| element_type(self.var_type(a)).map(str::to_string))
-                            .unwrap_or_else(|| "java.lang.Object".to_string());
-                        let dst = self.var(format!("s@{pc}"), &ty);
-                        if let Some(base) = arr.var() {
-                            self.push_stmt(Stmt::ArrayLoad { dst, base });
-                        }
-                        Val::Ref(dst)
-                    }
-                    _ => Val::Int,
-                };
-                st.stack.push(v);
-            }
-            op::ISTORE..=op::ASTORE | op::ISTORE_0..=op::ASTORE_3 => {
-                let Operand::Local(n) = insn.operand else {
-                    return self.fail(insn, "store operand");
-                };
-                let n = n as usize;
-                let v = pop!();
-                let wide = v.wide();
-                if n + usize::from(wide) >= st.locals.len() {
-                    return self.fail(insn, format!("local {n} out of range"));
-                }
-                let stored = match v {
-                    Val::Ref(src) if self.emit => {
-                        let ty = self.var_type(src).to_string();
-                        let dst = self.var(format!("l{n}@{pc}"), &ty);
-                        self.assign(dst, src);
-                        self.copies.push(dst);
-                        Val::Ref(dst)
-                    }
-                    v => v,
-                };
-                if n > 0 && st.locals[n - 1].wide() {
-                    st.locals[n - 1] = Val::Top;
-                }
-                st.locals[n] = stored;
-                if wide {
-                    st.locals[n + 1] = Val::Top;
-                }
-            }
+            op::LDC | op::LDC_W | op::LDC2_W => self.ldc(st, insn)?,
+            op::ILOAD..=op::ALOAD | op::ILOAD_0..=op::ALOAD_3 => self.load_local(st, insn)?,
+            op::IALOAD..=op::SALOAD => self.array_load(st, insn)?,
+            op::ISTORE..=op::ASTORE | op::ISTORE_0..=op::ASTORE_3 => self.store_local(st, insn)?,
             op::IASTORE..=op::SASTORE => {
-                let v = pop!();
-                let index = pop!().int_const();
-                let arr = pop!();
+                let v = self.pop(st, insn)?;
+                let index = self.pop(st, insn)?.int_const();
+                let arr = self.pop(st, insn)?;
                 if let (Some(base), Some(src)) = (arr.var(), v.var()) {
                     if o == op::AASTORE {
                         self.push_stmt(Stmt::ArrayStore { base, index, src });
                     }
                 }
             }
-            op::POP => {
-                pop!();
-            }
-            op::POP2 => {
-                if !pop!().wide() {
-                    pop!();
-                }
-            }
-            op::DUP => {
-                let v = pop!();
-                st.stack.extend([v, v]);
-            }
-            op::DUP_X1 => {
-                let v1 = pop!();
-                let v2 = pop!();
-                st.stack.extend([v1, v2, v1]);
-            }
-            op::DUP_X2 => {
-                let v1 = pop!();
-                let v2 = pop!();
-                if v2.wide() {
-                    st.stack.extend([v1, v2, v1]);
-                } else {
-                    let v3 = pop!();
-                    st.stack.extend([v1, v3, v2, v1]);
-                }
-            }
-            op::DUP2 => {
-                let v1 = pop!();
-                if v1.wide() {
-                    st.stack.extend([v1, v1]);
-                } else {
-                    let v2 = pop!();
-                    st.stack.extend([v2, v1, v2, v1]);
-                }
-            }
-            op::DUP2_X1 => {
-                let v1 = pop!();
-                if v1.wide() {
-                    let v2 = pop!();
-                    st.stack.extend([v1, v2, v1]);
-                } else {
-                    let v2 = pop!();
-                    let v3 = pop!();
-                    st.stack.extend([v2, v1, v3, v2, v1]);
-                }
-            }
-            op::DUP2_X2 => {
-                let v1 = pop!();
-                if v1.wide() {
-                    let v2 = pop!();
-                    if v2.wide() {
-                        st.stack.extend([v1, v2, v1]);
-                    } else {
-                        let v3 = pop!();
-                        st.stack.extend([v1, v3, v2, v1]);
-                    }
-                } else {
-                    let v2 = pop!();
-                    let v3 = pop!();
-                    if v3.wide() {
-                        st.stack.extend([v2, v1, v3, v2, v1]);
-                    } else {
-                        let v4 = pop!();
-                        st.stack.extend([v2, v1, v4, v3, v2, v1]);
-                    }
-                }
-            }
-            op::SWAP => {
-                let v1 = pop!();
-                let v2 = pop!();
-                st.stack.extend([v1, v2]);
-            }
+            op::POP..=op::SWAP => self.stack_op(st, insn)?,
             op::IADD..=0x73 => {
-                pop!();
-                pop!();
+                self.pop(st, insn)?;
+                self.pop(st, insn)?;
                 st.stack.push(arith_kind((o - op::IADD) % 4));
             }
             0x74..=op::DNEG => {
-                pop!();
+                self.pop(st, insn)?;
                 st.stack.push(arith_kind((o - 0x74) % 4));
             }
             op::ISHL..=op::LXOR => {
-                pop!();
-                pop!();
+                self.pop(st, insn)?;
+                self.pop(st, insn)?;
                 st.stack.push(if (o - op::ISHL).is_multiple_of(2) {
                     Val::Int
                 } else {
@@ -961,7 +786,7 @@ impl Translator<'_> {
             }
             op::IINC => {}
             op::I2L..=op::I2S => {
-                pop!();
+                self.pop(st, insn)?;
                 st.stack.push(match o {
                     0x85 | 0x8c | 0x8f => Val::Long,
                     0x86 | 0x89 | 0x90 => Val::Float,
@@ -970,8 +795,8 @@ impl Translator<'_> {
                 });
             }
             op::LCMP..=op::DCMPG => {
-                pop!();
-                pop!();
+                self.pop(st, insn)?;
+                self.pop(st, insn)?;
                 st.stack.push(Val::Int);
             }
             op::IFEQ..=op::IFLE
@@ -979,16 +804,16 @@ impl Translator<'_> {
             | op::IFNONNULL
             | op::TABLESWITCH
             | op::LOOKUPSWITCH => {
-                pop!();
+                self.pop(st, insn)?;
             }
             op::IF_ICMPEQ..=op::IF_ACMPNE => {
-                pop!();
-                pop!();
+                self.pop(st, insn)?;
+                self.pop(st, insn)?;
             }
             op::GOTO | op::GOTO_W | op::RET => {}
             op::JSR | op::JSR_W => st.stack.push(Val::Addr),
             op::IRETURN..=op::ARETURN => {
-                let v = pop!();
+                let v = self.pop(st, insn)?;
                 if let (Some(r), Some(v)) = (self.ir.ret, v.var()) {
                     self.assign(r, v);
                 }
@@ -996,156 +821,420 @@ impl Translator<'_> {
             op::RETURN => {}
             op::GETSTATIC..=op::PUTFIELD => self.field_insn(st, insn)?,
             op::INVOKEVIRTUAL..=op::INVOKEINTERFACE => self.invoke_insn(st, insn)?,
-            op::INVOKEDYNAMIC => {
-                let Operand::Pool(i) = insn.operand else {
-                    return self.fail(insn, "indy operand");
-                };
-                let (bsm, name, desc) =
-                    self.class.pool.invoke_dynamic(i).map_err(|e| LowerError {
-                        bci: pc,
-                        message: e.0,
-                    })?;
-                let d = method_desc(desc).ok_or_else(|| LowerError {
-                    bci: pc,
-                    message: format!("bad descriptor {desc:?}"),
-                })?;
-                let mut args = Vec::with_capacity(d.params.len());
-                for _ in &d.params {
-                    args.push(pop!());
-                }
-                args.reverse();
-                let result = Val::of_type(&d.ret, || 0);
-                let dst = match result {
-                    Val::Ref(_) => Some(self.var(format!("s@{pc}"), &d.ret)),
-                    _ => None,
-                };
-                if self.emit {
-                    let arg_vars: Vec<Option<Var>> = args.iter().map(|a| a.var()).collect();
-                    let stmt =
-                        invokedynamic::translate(self.class, pc, bsm, name, &d, &arg_vars, dst)
-                            .map_err(|e| LowerError {
-                                bci: pc,
-                                message: e,
-                            })?;
-                    self.push_stmt(stmt);
-                }
-                if d.ret != "void" {
-                    st.stack.push(match (result, dst) {
-                        (Val::Ref(_), Some(v)) => Val::Ref(v),
-                        (r, _) => r,
-                    });
-                }
-            }
+            op::INVOKEDYNAMIC => self.invokedynamic_insn(st, insn)?,
             op::NEW | op::ANEWARRAY | op::NEWARRAY | op::MULTIANEWARRAY => {
-                let mut count = None;
-                let ty = match insn.operand {
-                    Operand::ArrayType(t) => {
-                        count = pop!().int_const();
-                        format!("{}[]", primitive_array_element(t))
-                    }
-                    Operand::Pool(i) => {
-                        let c = self.class.pool.class(i).map_err(|e| LowerError {
-                            bci: pc,
-                            message: e.0,
-                        })?;
-                        if o == op::ANEWARRAY {
-                            count = pop!().int_const();
-                            format!("{c}[]")
-                        } else {
-                            c
-                        }
-                    }
-                    Operand::MultiArray(i, dims) => {
-                        for _ in 0..dims {
-                            pop!();
-                        }
-                        self.class.pool.class(i).map_err(|e| LowerError {
-                            bci: pc,
-                            message: e.0,
-                        })?
-                    }
-                    _ => return self.fail(insn, "allocation operand"),
-                };
-                let dst = self.var(format!("s@{pc}"), &ty);
-                let length = count.and_then(|n| u32::try_from(n).ok());
-                self.push_stmt(Stmt::New {
-                    bci: pc,
-                    level: 0,
-                    dst,
-                    ty: ty.clone(),
-                    length,
-                });
-                if let Operand::MultiArray(_, dims) = insn.operand {
-                    // Inner arrays: new T[][] stores new T[] into its elements.
-                    let mut outer = dst;
-                    let mut t = ty.clone();
-                    for level in 1..dims {
-                        let Some(inner) = element_type(&t).map(str::to_string) else {
-                            break;
-                        };
-                        if !inner.ends_with("[]") {
-                            break;
-                        }
-                        let v = self.var(format!("s@{pc}.{level}"), &inner);
-                        self.push_stmt(Stmt::New {
-                            bci: pc,
-                            level,
-                            dst: v,
-                            ty: inner.clone(),
-                            length: None,
-                        });
-                        self.push_stmt(Stmt::ArrayStore {
-                            base: outer,
-                            index: None,
-                            src: v,
-                        });
-                        outer = v;
-                        t = inner;
-                    }
-                }
-                st.stack.push(Val::Ref(dst));
+                self.new_insn(st, insn)?
             }
             op::ARRAYLENGTH | op::INSTANCEOF => {
-                pop!();
+                self.pop(st, insn)?;
                 st.stack.push(Val::Int);
             }
             op::ATHROW => {
-                let v = pop!();
+                let v = self.pop(st, insn)?;
                 if let Some(v) = v.var() {
                     let k = self.insn_index(insn);
                     self.throw_to_handlers(k, v);
                 }
                 st.stack.clear();
             }
-            op::CHECKCAST => {
-                let Operand::Pool(i) = insn.operand else {
-                    return self.fail(insn, "checkcast operand");
-                };
-                let ty = self.class.pool.class(i).map_err(|e| LowerError {
-                    bci: pc,
-                    message: e.0,
-                })?;
-                let v = pop!();
-                match v {
-                    Val::Ref(src) => {
-                        let dst = self.var(format!("s@{pc}"), &ty);
-                        self.push_stmt(Stmt::Cast {
-                            bci: pc,
-                            dst,
-                            ty,
-                            src,
-                        });
-                        st.stack.push(Val::Ref(dst));
-                    }
-                    v => st.stack.push(v),
-                }
-            }
+            op::CHECKCAST => self.checkcast(st, insn)?,
             op::MONITORENTER | op::MONITOREXIT => {
-                pop!();
+                self.pop(st, insn)?;
             }
             x => return self.fail(insn, format!("unexpected opcode 0x{x:02x}")),
         }
         Ok(())
+    }
+
+    /// `ldc`, `ldc_w`, `ldc2_w`: a number, or a variable for a string, class, method handle, method type or dynamic constant.
+    fn ldc(&mut self, st: &mut State, insn: &Insn) -> StepResult {
+        let pc = insn.pc;
+        let o = insn.op;
+        let Operand::Pool(i) = insn.operand else {
+            return self.fail(insn, "ldc operand");
+        };
+        let c = self.class.pool.constant(i).map_err(|e| LowerError {
+            bci: pc,
+            message: e.0,
+        })?;
+        let v = match c {
+            Constant::Int(n) => Val::IntConst(n),
+            Constant::Float(_) => Val::Float,
+            Constant::Long(_) => Val::Long,
+            Constant::Double(_) => Val::Double,
+            Constant::String(text) => {
+                let dst = self.var(format!("s@{pc}"), "java.lang.String");
+                self.push_stmt(Stmt::StringConst { dst, text });
+                Val::Ref(dst)
+            }
+            Constant::Class(ty) => {
+                let dst = self.var(format!("s@{pc}"), "java.lang.Class");
+                self.push_stmt(Stmt::ClassConst { dst, ty });
+                Val::Ref(dst)
+            }
+            Constant::MethodHandle(..) | Constant::MethodType(_) => {
+                let ty = if matches!(c, Constant::MethodType(_)) {
+                    "java.lang.invoke.MethodType"
+                } else {
+                    "java.lang.invoke.MethodHandle"
+                };
+                let dst = self.var(format!("s@{pc}"), ty);
+                self.push_stmt(Stmt::New {
+                    bci: pc,
+                    level: 0,
+                    dst,
+                    ty: ty.to_string(),
+                    length: None,
+                });
+                Val::Ref(dst)
+            }
+            Constant::Dynamic(_, desc) => match field_type(&desc) {
+                Some((t, "")) => {
+                    let v = Val::of_type(&t, || 0);
+                    if let Val::Ref(_) = v {
+                        let dst = self.var(format!("s@{pc}"), &t);
+                        self.push_stmt(Stmt::UnknownDynamic {
+                            bci: pc,
+                            dst: Some(dst),
+                            bootstrap: "condy".into(),
+                        });
+                        Val::Ref(dst)
+                    } else {
+                        v
+                    }
+                }
+                _ => return self.fail(insn, format!("bad condy descriptor {desc:?}")),
+            },
+        };
+        if (o == op::LDC2_W) != v.wide() {
+            return self.fail(insn, "ldc of a constant of the wrong size");
+        }
+        st.stack.push(v);
+        Ok(())
+    }
+
+    /// A load from a local variable slot.
+    fn load_local(&mut self, st: &mut State, insn: &Insn) -> StepResult {
+        let pc = insn.pc;
+        let o = insn.op;
+        let Operand::Local(n) = insn.operand else {
+            return self.fail(insn, "load operand");
+        };
+        let kind = if o <= op::ALOAD {
+            o - op::ILOAD
+        } else {
+            (o - op::ILOAD_0) / 4
+        };
+        let v = match st.locals.get(n as usize) {
+            Some(v) => *v,
+            None => return self.fail(insn, format!("local {n} out of range")),
+        };
+        let v = match kind {
+            0 => Val::Int,
+            1 => Val::Long,
+            2 => Val::Float,
+            3 => Val::Double,
+            _ => match v {
+                Val::Ref(_) | Val::Null => v,
+                // Unverifiable: read as an unknown reference.
+                _ => Val::Ref(self.var(format!("l{n}?@{pc}"), "java.lang.Object")),
+            },
+        };
+        st.stack.push(v);
+        Ok(())
+    }
+
+    /// A load from an array: an element variable for `aaload`.
+    fn array_load(&mut self, st: &mut State, insn: &Insn) -> StepResult {
+        let pc = insn.pc;
+        let o = insn.op;
+        let _index = self.pop(st, insn)?;
+        let arr = self.pop(st, insn)?;
+        let v = match o {
+            op::LALOAD => Val::Long,
+            op::FALOAD => Val::Float,
+            op::DALOAD => Val::Double,
+            op::AALOAD => {
+                let ty = arr
+                    .var()
+                    .and_then(|a| element_type(self.var_type(a)).map(str::to_string))
+                    .unwrap_or_else(|| "java.lang.Object".to_string());
+                let dst = self.var(format!("s@{pc}"), &ty);
+                if let Some(base) = arr.var() {
+                    self.push_stmt(Stmt::ArrayLoad { dst, base });
+                }
+                Val::Ref(dst)
+            }
+            _ => Val::Int,
+        };
+        st.stack.push(v);
+        Ok(())
+    }
+
+    /// A store into a local variable slot: a copy of a reference, so that each store has its own variable.
+    fn store_local(&mut self, st: &mut State, insn: &Insn) -> StepResult {
+        let pc = insn.pc;
+        let Operand::Local(n) = insn.operand else {
+            return self.fail(insn, "store operand");
+        };
+        let n = n as usize;
+        let v = self.pop(st, insn)?;
+        let wide = v.wide();
+        if n + usize::from(wide) >= st.locals.len() {
+            return self.fail(insn, format!("local {n} out of range"));
+        }
+        let stored = match v {
+            Val::Ref(src) if self.emit => {
+                let ty = self.var_type(src).to_string();
+                let dst = self.var(format!("l{n}@{pc}"), &ty);
+                self.assign(dst, src);
+                self.copies.push(dst);
+                Val::Ref(dst)
+            }
+            v => v,
+        };
+        if n > 0 && st.locals[n - 1].wide() {
+            st.locals[n - 1] = Val::Top;
+        }
+        st.locals[n] = stored;
+        if wide {
+            st.locals[n + 1] = Val::Top;
+        }
+        Ok(())
+    }
+
+    /// `invokedynamic`: lambdas, string concatenation and the other bootstrap methods (see [`invokedynamic::translate`]).
+    fn invokedynamic_insn(&mut self, st: &mut State, insn: &Insn) -> StepResult {
+        let pc = insn.pc;
+        let Operand::Pool(i) = insn.operand else {
+            return self.fail(insn, "indy operand");
+        };
+        let (bsm, name, desc) = self.class.pool.invoke_dynamic(i).map_err(|e| LowerError {
+            bci: pc,
+            message: e.0,
+        })?;
+        let d = method_desc(desc).ok_or_else(|| LowerError {
+            bci: pc,
+            message: format!("bad descriptor {desc:?}"),
+        })?;
+        let mut args = Vec::with_capacity(d.params.len());
+        for _ in &d.params {
+            args.push(self.pop(st, insn)?);
+        }
+        args.reverse();
+        let result = Val::of_type(&d.ret, || 0);
+        let dst = match result {
+            Val::Ref(_) => Some(self.var(format!("s@{pc}"), &d.ret)),
+            _ => None,
+        };
+        if self.emit {
+            let arg_vars: Vec<Option<Var>> = args.iter().map(|a| a.var()).collect();
+            let stmt = invokedynamic::translate(self.class, pc, bsm, name, &d, &arg_vars, dst)
+                .map_err(|e| LowerError {
+                    bci: pc,
+                    message: e,
+                })?;
+            self.push_stmt(stmt);
+        }
+        if d.ret != "void" {
+            st.stack.push(match (result, dst) {
+                (Val::Ref(_), Some(v)) => Val::Ref(v),
+                (r, _) => r,
+            });
+        }
+        Ok(())
+    }
+
+    /// `new` and the array allocations; a multi-dimensional array stores its inner arrays into its elements.
+    fn new_insn(&mut self, st: &mut State, insn: &Insn) -> StepResult {
+        let pc = insn.pc;
+        let o = insn.op;
+        let mut count = None;
+        let ty = match insn.operand {
+            Operand::ArrayType(t) => {
+                count = self.pop(st, insn)?.int_const();
+                format!("{}[]", primitive_array_element(t))
+            }
+            Operand::Pool(i) => {
+                let c = self.class.pool.class(i).map_err(|e| LowerError {
+                    bci: pc,
+                    message: e.0,
+                })?;
+                if o == op::ANEWARRAY {
+                    count = self.pop(st, insn)?.int_const();
+                    format!("{c}[]")
+                } else {
+                    c
+                }
+            }
+            Operand::MultiArray(i, dims) => {
+                for _ in 0..dims {
+                    self.pop(st, insn)?;
+                }
+                self.class.pool.class(i).map_err(|e| LowerError {
+                    bci: pc,
+                    message: e.0,
+                })?
+            }
+            _ => return self.fail(insn, "allocation operand"),
+        };
+        let dst = self.var(format!("s@{pc}"), &ty);
+        let length = count.and_then(|n| u32::try_from(n).ok());
+        self.push_stmt(Stmt::New {
+            bci: pc,
+            level: 0,
+            dst,
+            ty: ty.clone(),
+            length,
+        });
+        if let Operand::MultiArray(_, dims) = insn.operand {
+            // Inner arrays: new T[][] stores new T[] into its elements.
+            let mut outer = dst;
+            let mut t = ty.clone();
+            for level in 1..dims {
+                let Some(inner) = element_type(&t).map(str::to_string) else {
+                    break;
+                };
+                if !inner.ends_with("[]") {
+                    break;
+                }
+                let v = self.var(format!("s@{pc}.{level}"), &inner);
+                self.push_stmt(Stmt::New {
+                    bci: pc,
+                    level,
+                    dst: v,
+                    ty: inner.clone(),
+                    length: None,
+                });
+                self.push_stmt(Stmt::ArrayStore {
+                    base: outer,
+                    index: None,
+                    src: v,
+                });
+                outer = v;
+                t = inner;
+            }
+        }
+        st.stack.push(Val::Ref(dst));
+        Ok(())
+    }
+
+    /// `checkcast`: a cast of a reference into a variable of its own.
+    fn checkcast(&mut self, st: &mut State, insn: &Insn) -> StepResult {
+        let pc = insn.pc;
+        let Operand::Pool(i) = insn.operand else {
+            return self.fail(insn, "checkcast operand");
+        };
+        let ty = self.class.pool.class(i).map_err(|e| LowerError {
+            bci: pc,
+            message: e.0,
+        })?;
+        let v = self.pop(st, insn)?;
+        match v {
+            Val::Ref(src) => {
+                let dst = self.var(format!("s@{pc}"), &ty);
+                self.push_stmt(Stmt::Cast {
+                    bci: pc,
+                    dst,
+                    ty,
+                    src,
+                });
+                st.stack.push(Val::Ref(dst));
+            }
+            v => st.stack.push(v),
+        }
+        Ok(())
+    }
+
+    /// The stack manipulations `pop` to `swap`, which move values without
+    /// computing: the category (wide or not) of each value decides.
+    fn stack_op(&mut self, st: &mut State, insn: &Insn) -> StepResult {
+        match insn.op {
+            op::POP => {
+                self.pop(st, insn)?;
+            }
+            op::POP2 => {
+                let v = self.pop(st, insn)?;
+                if !v.wide() {
+                    self.pop(st, insn)?;
+                }
+            }
+            op::DUP => {
+                let v = self.pop(st, insn)?;
+                st.stack.extend([v, v]);
+            }
+            op::DUP_X1 => {
+                let v1 = self.pop(st, insn)?;
+                let v2 = self.pop(st, insn)?;
+                st.stack.extend([v1, v2, v1]);
+            }
+            op::DUP_X2 => {
+                let v1 = self.pop(st, insn)?;
+                let v2 = self.pop(st, insn)?;
+                if v2.wide() {
+                    st.stack.extend([v1, v2, v1]);
+                } else {
+                    let v3 = self.pop(st, insn)?;
+                    st.stack.extend([v1, v3, v2, v1]);
+                }
+            }
+            op::DUP2 => {
+                let v1 = self.pop(st, insn)?;
+                if v1.wide() {
+                    st.stack.extend([v1, v1]);
+                } else {
+                    let v2 = self.pop(st, insn)?;
+                    st.stack.extend([v2, v1, v2, v1]);
+                }
+            }
+            op::DUP2_X1 => {
+                let v1 = self.pop(st, insn)?;
+                if v1.wide() {
+                    let v2 = self.pop(st, insn)?;
+                    st.stack.extend([v1, v2, v1]);
+                } else {
+                    let v2 = self.pop(st, insn)?;
+                    let v3 = self.pop(st, insn)?;
+                    st.stack.extend([v2, v1, v3, v2, v1]);
+                }
+            }
+            op::DUP2_X2 => {
+                let v1 = self.pop(st, insn)?;
+                if v1.wide() {
+                    let v2 = self.pop(st, insn)?;
+                    if v2.wide() {
+                        st.stack.extend([v1, v2, v1]);
+                    } else {
+                        let v3 = self.pop(st, insn)?;
+                        st.stack.extend([v1, v3, v2, v1]);
+                    }
+                } else {
+                    let v2 = self.pop(st, insn)?;
+                    let v3 = self.pop(st, insn)?;
+                    if v3.wide() {
+                        st.stack.extend([v2, v1, v3, v2, v1]);
+                    } else {
+                        let v4 = self.pop(st, insn)?;
+                        st.stack.extend([v2, v1, v4, v3, v2, v1]);
+                    }
+                }
+            }
+            op::SWAP => {
+                let v1 = self.pop(st, insn)?;
+                let v2 = self.pop(st, insn)?;
+                st.stack.extend([v1, v2]);
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The value on top of the stack, popped.
+    fn pop(&self, st: &mut State, insn: &Insn) -> Result<Val, LowerError> {
+        match st.stack.pop() {
+            Some(v) => Ok(v),
+            None => self.fail(insn, "stack underflow"),
+        }
     }
 
     fn field_insn(&mut self, st: &mut State, insn: &Insn) -> StepResult {
