@@ -33,6 +33,17 @@ struct ConstantArrays {
 /// The number of relations.
 pub const RELATION_COUNT: usize = super::schema::RELATIONS.len();
 
+/// Where a call statement sits, for [`FactsBuilder::emit_call_stmt`]: its
+/// method, the method's first variable, its `thrown` variable, the
+/// call's source line, and the variable a null test guards it by.
+struct CallContext {
+    method: u32,
+    base: u32,
+    thrown: u32,
+    line: u32,
+    guard: Option<u32>,
+}
+
 /// How an invocation site is named in the `I` map.
 struct SiteName {
     method: u32,
@@ -553,30 +564,7 @@ impl FactsBuilder {
             self.new_var(m, &vi.name, &vi.ty);
         }
         let g = |v: u32| base + v;
-        for field in &ir.static_fields {
-            let f = self.field_ref(field);
-            self.add(R::StaticField, &[m, f]);
-        }
-        for (k, p) in ir.params.iter().enumerate() {
-            if let Some(p) = p {
-                self.add(R::Formal, &[m, k as u32, g(*p)]);
-                self.max_z = self.max_z.max(k as u32);
-            }
-        }
-        if let Some(r) = ir.ret {
-            self.add(R::Mret, &[m, g(r)]);
-        }
-        for &k in &ir.returned_params {
-            self.add(R::ReturnsParam, &[m, k]);
-        }
-        for st in &ir.param_stores {
-            let f = st.field.as_ref().map_or(ARRAY_FIELD, |f| self.field_ref(f));
-            self.add(R::ParamStore, &[m, st.base, f, st.value]);
-        }
-        for ld in &ir.param_loads {
-            let f = ld.field.as_ref().map_or(ARRAY_FIELD, |f| self.field_ref(f));
-            self.add(R::ParamLoad, &[m, ld.base, f]);
-        }
+        self.emit_method_interface(m, ir, base);
         // The parameters by variable, for the statically bound calls that
         // pass them on (actualParam).
         let param_of = ir.param_positions();
@@ -659,69 +647,22 @@ impl FactsBuilder {
                         synthetic_sites += 1;
                         synthetic_sites - 1
                     };
-                    let line = line_of(inv.bci);
-                    let call = self.emit_invoke(m, inv, bci, line, base, g(ir.thrown), &arrays);
-                    let Some(call) = call else {
-                        continue;
+                    let site = CallContext {
+                        method: m,
+                        base,
+                        thrown: g(ir.thrown),
+                        line: line_of(inv.bci),
+                        guard: guard_at
+                            .get(&inv.bci)
+                            .filter(|_| code.is_some())
+                            .map(|&v| g(v)),
                     };
-                    if let (true, Some(&v)) = (code.is_some(), guard_at.get(&inv.bci)) {
-                        self.add(R::NullGuard, &[call.site, g(v)]);
-                    }
-                    let shift = u32::from(inv.kind != InvokeKind::Static);
-                    let passed: Vec<(u32, u32)> = (inv.receiver.iter().map(|&r| (0, r)))
-                        .chain(
-                            (inv.args.iter().enumerate())
-                                .filter_map(|(k, a)| a.map(|a| (k as u32 + shift, a))),
-                        )
-                        .filter_map(|(z, a)| param_of.get(&a).map(|&p| (z, p)))
-                        .collect();
-                    if call.direct {
-                        for &(z, p) in &passed {
-                            self.add(R::ActualParam, &[call.site, z, p]);
-                        }
-                    }
-                    let returned = inv.result.is_some_and(|r| ir.returned_results.contains(&r));
-                    if let (true, Some(callee), false) = (returned, call.bound, passed.is_empty()) {
-                        self.returned_calls.push(ReturnedCall {
-                            site: call.site,
-                            caller: m,
-                            callee,
-                            passed,
-                        });
-                    }
+                    self.emit_call_stmt(ir, inv, bci, &site, &arrays, &param_of);
                 }
                 Stmt::Concat { bci, dst, parts } => {
-                    self.stats.concats += 1;
                     let line = line_of(*bci);
-                    let h = self.new_heap(
-                        Some(m),
-                        format!("{msig}[{bci}@L{line}] concat"),
-                        "java.lang.String",
-                    );
-                    self.add(R::VP0, &[g(*dst), h]);
-                    self.concat_heaps.push(h);
-                    if let Some(a) = affixes.get(dst) {
-                        if a.exact || !a.prefix.is_empty() || !a.suffix.is_empty() {
-                            self.concat_texts.push((h, a.clone()));
-                        }
-                    }
-                    for (k, p) in parts.iter().enumerate() {
-                        let src = match p {
-                            ConcatPart::Unknown => continue,
-                            ConcatPart::Var(v) | ConcatPart::Maybe(v) => g(*v),
-                            ConcatPart::Const(text) => {
-                                let v = self.new_var(
-                                    m,
-                                    &format!("concat@{bci}#{k}"),
-                                    "java.lang.String",
-                                );
-                                let sh = self.string_heap(text);
-                                self.add(R::VP0, &[v, sh]);
-                                v
-                            }
-                        };
-                        self.add(R::Concat, &[g(*dst), src]);
-                    }
+                    let exact = affixes.get(dst);
+                    self.emit_concat(m, &msig, *bci, line, g(*dst), parts, exact, base);
                 }
                 Stmt::Lambda {
                     bci,
@@ -753,6 +694,126 @@ impl FactsBuilder {
                 }
                 Stmt::UnknownDynamic { .. } => self.stats.unknown_dynamic += 1,
             }
+        }
+    }
+
+    /// The facts of a method's interface and summaries: the static fields it
+    /// names, its formals and return variable, and the parameters it
+    /// returns, stores and loads (`returnsParam`, `paramStore`,
+    /// `paramLoad`). `base` is the method's first variable.
+    fn emit_method_interface(&mut self, m: u32, ir: &MethodIr, base: u32) {
+        let g = |v: u32| base + v;
+        for field in &ir.static_fields {
+            let f = self.field_ref(field);
+            self.add(R::StaticField, &[m, f]);
+        }
+        for (k, p) in ir.params.iter().enumerate() {
+            if let Some(p) = p {
+                self.add(R::Formal, &[m, k as u32, g(*p)]);
+                self.max_z = self.max_z.max(k as u32);
+            }
+        }
+        if let Some(r) = ir.ret {
+            self.add(R::Mret, &[m, g(r)]);
+        }
+        for &k in &ir.returned_params {
+            self.add(R::ReturnsParam, &[m, k]);
+        }
+        for st in &ir.param_stores {
+            let f = st.field.as_ref().map_or(ARRAY_FIELD, |f| self.field_ref(f));
+            self.add(R::ParamStore, &[m, st.base, f, st.value]);
+        }
+        for ld in &ir.param_loads {
+            let f = ld.field.as_ref().map_or(ARRAY_FIELD, |f| self.field_ref(f));
+            self.add(R::ParamLoad, &[m, ld.base, f]);
+        }
+    }
+
+    /// The facts of one call statement of a method's body: the call's own
+    /// (see [`Self::emit_invoke`]), its null guard, the caller's
+    /// parameters it passes on to a statically bound callee
+    /// (`actualParam`), and, where its result is returned, the call kept
+    /// for the returned-parameter summaries.
+    fn emit_call_stmt(
+        &mut self,
+        ir: &MethodIr,
+        inv: &Invoke,
+        bci: u32,
+        cx: &CallContext,
+        arrays: &ConstantArrays,
+        param_of: &FxHashMap<Var, u32>,
+    ) {
+        let call = self.emit_invoke(cx.method, inv, bci, cx.line, cx.base, cx.thrown, arrays);
+        let Some(call) = call else {
+            return;
+        };
+        if let Some(v) = cx.guard {
+            self.add(R::NullGuard, &[call.site, v]);
+        }
+        let shift = u32::from(inv.kind != InvokeKind::Static);
+        let passed: Vec<(u32, u32)> = (inv.receiver.iter().map(|&r| (0, r)))
+            .chain(
+                (inv.args.iter().enumerate()).filter_map(|(k, a)| a.map(|a| (k as u32 + shift, a))),
+            )
+            .filter_map(|(z, a)| param_of.get(&a).map(|&p| (z, p)))
+            .collect();
+        if call.direct {
+            for &(z, p) in &passed {
+                self.add(R::ActualParam, &[call.site, z, p]);
+            }
+        }
+        let returned = inv.result.is_some_and(|r| ir.returned_results.contains(&r));
+        if let (true, Some(callee), false) = (returned, call.bound, passed.is_empty()) {
+            self.returned_calls.push(ReturnedCall {
+                site: call.site,
+                caller: cx.method,
+                callee,
+                passed,
+            });
+        }
+    }
+
+    /// The facts of one string concatenation: its string object (with its
+    /// known text, `affixes`, for the partial names), and each part that
+    /// flows into it (`concat`), constants through variables of their own.
+    /// `dst` is the result's global variable, `base` the method's first.
+    #[allow(clippy::too_many_arguments)]
+    fn emit_concat(
+        &mut self,
+        m: u32,
+        msig: &str,
+        bci: u32,
+        line: u32,
+        dst: u32,
+        parts: &[ConcatPart],
+        affixes: Option<&Affixes>,
+        base: u32,
+    ) {
+        self.stats.concats += 1;
+        let h = self.new_heap(
+            Some(m),
+            format!("{msig}[{bci}@L{line}] concat"),
+            "java.lang.String",
+        );
+        self.add(R::VP0, &[dst, h]);
+        self.concat_heaps.push(h);
+        if let Some(a) = affixes {
+            if a.exact || !a.prefix.is_empty() || !a.suffix.is_empty() {
+                self.concat_texts.push((h, a.clone()));
+            }
+        }
+        for (k, p) in parts.iter().enumerate() {
+            let src = match p {
+                ConcatPart::Unknown => continue,
+                ConcatPart::Var(v) | ConcatPart::Maybe(v) => base + *v,
+                ConcatPart::Const(text) => {
+                    let v = self.new_var(m, &format!("concat@{bci}#{k}"), "java.lang.String");
+                    let sh = self.string_heap(text);
+                    self.add(R::VP0, &[v, sh]);
+                    v
+                }
+            };
+            self.add(R::Concat, &[dst, src]);
         }
     }
 
