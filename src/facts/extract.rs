@@ -1025,81 +1025,9 @@ impl FactsBuilder {
             }
         }
         // The synthetic method's body.
-        let mut ir = MethodIr::skeleton(false, &lname, &sam.params, &sam.ret);
-        let this = ir.params[0].unwrap_or(0);
-        let mut args: Vec<Option<u32>> = Vec::new();
-        for (k, c) in captured.iter().enumerate() {
-            args.push(c.map(|_| {
-                let v = ir.new_var(format!("cap{k}"), "java.lang.Object");
-                ir.stmts.push(Stmt::Load {
-                    dst: v,
-                    base: this,
-                    field: MemberRef {
-                        class: lname.clone(),
-                        name: format!("cap{k}"),
-                        desc: "Ljava/lang/Object;".into(),
-                        interface: false,
-                    },
-                });
-                v
-            }));
+        if let Some(ir) = lambda_body(&lname, &sam, captured, impl_kind, implementation) {
+            self.emit_method(&lname, lm, &ir, None);
         }
-        args.extend(ir.params[1..].iter().copied());
-        let Some(idesc) = method_desc(&implementation.desc) else {
-            return;
-        };
-        let (kind, receiver, rest): (InvokeKind, Option<u32>, Vec<Option<u32>>) = match impl_kind {
-            6 => (InvokeKind::Static, None, args),
-            8 => {
-                let obj = ir.new_var("new", implementation.class.clone());
-                ir.stmts.push(Stmt::New {
-                    bci: 0,
-                    level: 0,
-                    dst: obj,
-                    ty: implementation.class.clone(),
-                    length: None,
-                });
-                if let Some(r) = ir.ret {
-                    ir.stmts.push(Stmt::Assign { dst: r, src: obj });
-                }
-                (InvokeKind::Special, Some(obj), args)
-            }
-            k => {
-                let kind = match k {
-                    7 => InvokeKind::Special,
-                    9 => InvokeKind::Interface,
-                    _ => InvokeKind::Virtual,
-                };
-                let recv = args.first().copied().flatten();
-                (kind, recv, args.into_iter().skip(1).collect())
-            }
-        };
-        let mut rest = rest;
-        rest.resize(idesc.params.len(), None);
-        for (a, p) in rest.iter_mut().zip(&idesc.params) {
-            if !is_reference(p) {
-                *a = None;
-            }
-        }
-        let result = if impl_kind != 8 && is_reference(&idesc.ret) {
-            let r = ir.new_var("result", idesc.ret.clone());
-            if let Some(ret) = ir.ret {
-                ir.stmts.push(Stmt::Assign { dst: ret, src: r });
-            }
-            Some(r)
-        } else {
-            None
-        };
-        ir.stmts.push(Stmt::Invoke(Invoke {
-            bci: 0,
-            kind,
-            target: implementation.clone(),
-            receiver,
-            args: rest,
-            result,
-            exception: None,
-        }));
-        self.emit_method(&lname, lm, &ir, None);
     }
 
     /// Records the element type of every array type (`componentType`),
@@ -1395,6 +1323,15 @@ impl FactsBuilder {
                 self.add(R::SpecSource, &[m]);
             }
         }
+        self.member_objects();
+        self.array_objects();
+        self.site_objects();
+    }
+
+    /// Per class: the object `newInstance` returns (concrete classes), the
+    /// proxy of an interface and its argument array, and one `Method`,
+    /// `Constructor` or `Field` object per member.
+    fn member_objects(&mut self) {
         let mut classes: Vec<String> = self.hierarchy.names().cloned().collect();
         classes.sort_unstable();
         for c in &classes {
@@ -1446,6 +1383,11 @@ impl FactsBuilder {
                 self.add(R::FieldObject, &[h, f]);
             }
         }
+    }
+
+    /// The `Class` objects of array and primitive types, and one array
+    /// object per array type.
+    fn array_objects(&mut self) {
         // Array types: their Class objects (what `getClass()` of an array
         // and `getComponentType()` of a nested array type return) and the
         // one array `Array.newInstance` yields for each. Only the array
@@ -1466,6 +1408,14 @@ impl FactsBuilder {
         for p in PRIMITIVE_TYPES {
             self.class_heap(p);
         }
+    }
+
+    /// Per call site of a reflective lookup: the array a `getMethods()`-like
+    /// call returns, the placeholder of an unknown member, the `Class`
+    /// object of an unknown class, and the handle a method-handle lookup
+    /// returns.
+    fn site_objects(&mut self) {
+        use super::reflection_api as api;
         let arrays: Vec<(&str, &str)> = api::GET_METHODS
             .iter()
             .map(|x| (x.0, "java.lang.reflect.Method[]"))
@@ -1585,4 +1535,92 @@ impl FactsBuilder {
             self.methods.name(s.target)
         )
     }
+}
+
+/// The body of a lambda's synthetic method: load the captured values
+/// from the lambda's fields, then call the implementation (`impl_kind` is
+/// the method handle's reference kind: 6 static, 7 special, 8 a
+/// constructor, whose new object is the result, 9 interface, else
+/// virtual) with them and the method's own parameters, and return its
+/// result. `None` for a malformed implementation descriptor.
+fn lambda_body(
+    lname: &str,
+    sam: &MethodDesc,
+    captured: &[Option<u32>],
+    impl_kind: u8,
+    implementation: &MemberRef,
+) -> Option<MethodIr> {
+    let mut ir = MethodIr::skeleton(false, lname, &sam.params, &sam.ret);
+    let this = ir.params[0].unwrap_or(0);
+    let mut args: Vec<Option<u32>> = Vec::new();
+    for (k, c) in captured.iter().enumerate() {
+        args.push(c.map(|_| {
+            let v = ir.new_var(format!("cap{k}"), "java.lang.Object");
+            ir.stmts.push(Stmt::Load {
+                dst: v,
+                base: this,
+                field: MemberRef {
+                    class: lname.to_string(),
+                    name: format!("cap{k}"),
+                    desc: "Ljava/lang/Object;".into(),
+                    interface: false,
+                },
+            });
+            v
+        }));
+    }
+    args.extend(ir.params[1..].iter().copied());
+    let idesc = method_desc(&implementation.desc)?;
+    let (kind, receiver, rest): (InvokeKind, Option<u32>, Vec<Option<u32>>) = match impl_kind {
+        6 => (InvokeKind::Static, None, args),
+        8 => {
+            let obj = ir.new_var("new", implementation.class.clone());
+            ir.stmts.push(Stmt::New {
+                bci: 0,
+                level: 0,
+                dst: obj,
+                ty: implementation.class.clone(),
+                length: None,
+            });
+            if let Some(r) = ir.ret {
+                ir.stmts.push(Stmt::Assign { dst: r, src: obj });
+            }
+            (InvokeKind::Special, Some(obj), args)
+        }
+        k => {
+            let kind = match k {
+                7 => InvokeKind::Special,
+                9 => InvokeKind::Interface,
+                _ => InvokeKind::Virtual,
+            };
+            let recv = args.first().copied().flatten();
+            (kind, recv, args.into_iter().skip(1).collect())
+        }
+    };
+    let mut rest = rest;
+    rest.resize(idesc.params.len(), None);
+    for (a, p) in rest.iter_mut().zip(&idesc.params) {
+        if !is_reference(p) {
+            *a = None;
+        }
+    }
+    let result = if impl_kind != 8 && is_reference(&idesc.ret) {
+        let r = ir.new_var("result", idesc.ret.clone());
+        if let Some(ret) = ir.ret {
+            ir.stmts.push(Stmt::Assign { dst: ret, src: r });
+        }
+        Some(r)
+    } else {
+        None
+    };
+    ir.stmts.push(Stmt::Invoke(Invoke {
+        bci: 0,
+        kind,
+        target: implementation.clone(),
+        receiver,
+        args: rest,
+        result,
+        exception: None,
+    }));
+    Some(ir)
 }
