@@ -204,3 +204,171 @@ fn cloning_numbers_pa_s_call_graph_as_bddbddb_does_and_stays_within_its_points_t
         "{stats}"
     );
 }
+
+/// SplitMix64, for the random call graphs below.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        (z ^ (z >> 31)) % n
+    }
+}
+
+/// A random call graph: `methods` methods, each call site in one of them
+/// (`mI0`) with one to three targets (`IE0`); cycles and self-calls occur.
+fn random_graph(rng: &mut Rng, methods: u64) -> (Vec<u64>, Vec<(u64, u64)>) {
+    let sites = 1 + rng.below(2 * methods);
+    let owner: Vec<u64> = (0..sites).map(|_| rng.below(methods)).collect();
+    let mut edges = Vec::new();
+    for i in 0..sites {
+        for _ in 0..1 + rng.below(3) {
+            let e = (i, rng.below(methods));
+            if !edges.contains(&e) {
+                edges.push(e);
+            }
+        }
+    }
+    (owner, edges)
+}
+
+/// The numbering's defining properties, computed without BDDs: only the
+/// calls of the methods that the root reaches are numbered; methods in
+/// one strongly connected component share their contexts; a component
+/// that no call from outside enters has one context, any other as many as
+/// the contexts of the calls from outside that enter it, summed. Each
+/// call into another component maps its caller's contexts one to one onto
+/// an interval of the callee's, the intervals of a component's incoming
+/// calls tile its contexts, and a call inside a component maps each
+/// context to itself. Checked on random graphs against `IEnum` as
+/// `refract run` prints it (which interval goes to which call is the
+/// implementation's choice, and not checked).
+#[test]
+fn numbering_has_the_defining_properties_on_random_graphs() {
+    use std::collections::{BTreeMap, BTreeSet};
+    let mut rng = Rng(38);
+    // Rounds checked, and calls that entered a component with more than
+    // one context (where offsets matter).
+    let (mut checked, mut shifted) = (0, 0);
+    for round in 0..100 {
+        let n = 2 + rng.below(6);
+        let (owner, edges) = random_graph(&mut rng, n);
+        let n = n as usize;
+        // Reachability by calls, then components and their order.
+        let mut reach = vec![vec![false; n]; n];
+        for &(i, m) in &edges {
+            reach[owner[i as usize] as usize][m as usize] = true;
+        }
+        for k in 0..n {
+            for a in 0..n {
+                for b in 0..n {
+                    if reach[a][k] && reach[k][b] {
+                        reach[a][b] = true;
+                    }
+                }
+            }
+        }
+        // What the root, method 0, reaches; the calls of the rest are not
+        // numbered.
+        let reached: Vec<bool> = (0..n).map(|a| a == 0 || reach[0][a]).collect();
+        let edges: Vec<(u64, u64)> = (edges.into_iter())
+            .filter(|&(i, _)| reached[owner[i as usize] as usize])
+            .collect();
+        let same = |a: usize, b: usize| a == b || (reach[a][b] && reach[b][a]);
+        let comp: Vec<usize> = (0..n)
+            .map(|a| (0..n).find(|&b| same(a, b)).unwrap())
+            .collect();
+        // Contexts per component, callers first (a component reaches
+        // only components after it in this order).
+        let mut order: Vec<usize> = (0..n).filter(|&a| comp[a] == a && reached[a]).collect();
+        order.sort_by_key(|&c| {
+            (0..n)
+                .filter(|&d| comp[d] == d && reach[d][c] && !same(d, c))
+                .count()
+        });
+        let mut contexts = vec![0u64; n];
+        for &c in &order {
+            let entering: u64 = (edges.iter())
+                .filter(|&&(i, m)| comp[m as usize] == c && comp[owner[i as usize] as usize] != c)
+                .map(|&(i, _)| contexts[comp[owner[i as usize] as usize]])
+                .sum();
+            contexts[c] = entering.max(1);
+        }
+        let vc = 1u64 << 12;
+        if contexts.iter().any(|&k| k > vc) {
+            continue;
+        }
+        let facts = [
+            ("roots", "0\n".to_string()),
+            (
+                "mI0",
+                (owner.iter().enumerate())
+                    .map(|(i, m)| format!("{m}\t{i}\n"))
+                    .collect(),
+            ),
+            (
+                "IE0",
+                edges.iter().map(|(i, m)| format!("{i}\t{m}\n")).collect(),
+            ),
+        ];
+        let facts: Vec<(&str, &str)> = facts.iter().map(|(r, t)| (*r, t.as_str())).collect();
+        let program = NUMBERING.replace(
+            "M 4\nI 4\nVC 8",
+            &format!("M {n}\nI {}\nVC {vc}", owner.len()),
+        );
+        let out = run(&program, &facts).unwrap_or_else(|e| panic!("round {round}: {e}"));
+        // IEnum's tuples per call edge: caller context -> callee context.
+        let mut maps: BTreeMap<(u64, u64), BTreeMap<u64, u64>> = BTreeMap::new();
+        for line in out.lines().skip(1) {
+            let t: Vec<u64> = line.split('\t').map(|x| x.parse().unwrap()).collect();
+            let previous = maps.entry((t[0], t[1])).or_default().insert(t[2], t[3]);
+            assert_eq!(
+                previous, None,
+                "round {round}: two callee contexts for {line}"
+            );
+        }
+        let edge_set: BTreeSet<(u64, u64)> = edges.iter().copied().collect();
+        assert_eq!(
+            maps.keys().copied().collect::<BTreeSet<_>>(),
+            edge_set,
+            "round {round}: {owner:?} {edges:?}"
+        );
+        let mut tiles: BTreeMap<usize, Vec<(u64, u64)>> = BTreeMap::new();
+        for (&(i, m), map) in &maps {
+            let (from, to) = (comp[owner[i as usize] as usize], comp[m as usize]);
+            let caller: Vec<u64> = map.keys().copied().collect();
+            assert_eq!(
+                caller,
+                (0..contexts[from]).collect::<Vec<_>>(),
+                "round {round}: {i}->{m}"
+            );
+            let offset = map[&0];
+            for (&c, &d) in map {
+                assert_eq!(d, c + offset, "round {round}: {i}->{m} is not a shift");
+            }
+            if from == to {
+                assert_eq!(offset, 0, "round {round}: {i}->{m} inside a component");
+            } else {
+                shifted += usize::from(offset > 0);
+                tiles.entry(to).or_default().push((offset, contexts[from]));
+            }
+        }
+        for (c, mut t) in tiles {
+            t.sort_unstable();
+            let mut next = 0;
+            for (offset, len) in t {
+                assert_eq!(offset, next, "round {round}: component {c}'s intervals");
+                next += len;
+            }
+            assert_eq!(next, contexts[c], "round {round}: component {c}'s contexts");
+        }
+        checked += 1;
+    }
+    assert!(
+        checked >= 90 && shifted >= 60,
+        "{checked} rounds, {shifted} shifted calls"
+    );
+}
