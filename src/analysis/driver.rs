@@ -268,7 +268,7 @@ fn analyze_unguarded(
             trace_time("unread facts written as tuples", t);
             written
         },
-        || -> Vec<(usize, biodivine_lib_bdd::Bdd)> {
+        || -> Vec<(usize, crate::bdd::Bdd)> {
             // The facts and their copies into other layouts (see
             // `datalog::views`), from the facts' rows, largest first and
             // handed out one at a time: the largest takes a third of the
@@ -472,7 +472,7 @@ fn trace_time(what: &str, start: Instant) {
 }
 
 /// Traces the encoding of a fact relation that took a second or more.
-fn trace_slow_load(name: &str, rows: usize, bdd: &biodivine_lib_bdd::Bdd, start: Instant) {
+fn trace_slow_load(name: &str, rows: usize, bdd: &crate::bdd::Bdd, start: Instant) {
     let dt = start.elapsed();
     if dt.as_secs_f64() >= 1.0 && crate::trace::enabled() {
         eprintln!(

@@ -7,10 +7,12 @@
 //! - [`partition`]: a relation cut into disjoint parts, for parallel joins;
 //! - [`relprod`]: relational product and projection;
 //! - [`rename`]: moving relations between domain instances;
-//! - [`encode`] / [`decode`]: values and tuples into BDDs, and counts and tuples out.
+//! - [`encode`] / [`decode`]: values and tuples into BDDs, and counts and tuples out;
+//! - [`dump`]: BDDs to and from the node lists of dump files.
 
 pub mod apply;
 pub mod decode;
+pub mod dump;
 pub mod encode;
 pub mod layout;
 pub mod node_builder;

@@ -11,7 +11,7 @@ use super::program::{Program, RelId};
 use super::stratify::stratify;
 use crate::bdd::layout::Layout;
 use crate::bdd::relprod::VarSet;
-use biodivine_lib_bdd::BddVariable;
+use crate::bdd::BddVariable;
 use std::collections::HashSet;
 use std::fmt::Write;
 

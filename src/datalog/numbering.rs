@@ -32,7 +32,7 @@ use crate::bdd::apply;
 use crate::bdd::decode::sorted_tuples;
 use crate::bdd::encode::{less_than_bdd, offset_bdd, relation_from_tuples};
 use crate::bdd::node_builder::mk_false;
-use biodivine_lib_bdd::{Bdd, BddVariable};
+use crate::bdd::{Bdd, BddVariable};
 use std::collections::HashMap;
 
 /// The numbering of the paths of a graph from its roots.

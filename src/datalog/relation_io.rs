@@ -8,15 +8,16 @@
 use super::error::{Error, ErrorKind, Result};
 use super::program::RelId;
 use super::solver::Solver;
+use crate::bdd::dump::{dump_nodes, from_dump_nodes, NodesError};
 use crate::bdd::encode::{interval_bdd, range_bdd, relation_from_tuples};
-use crate::bdd::node_builder::{mk_false, mk_true, NodeBuilder};
+use crate::bdd::node_builder::{mk_false, mk_true};
+use crate::bdd::Bdd;
 use crate::io::compact;
-use crate::io::javabdd::{self, BddDump, DumpNode};
+use crate::io::javabdd::{self, BddDump};
 use crate::io::map::NameMap;
 use crate::io::text_file;
 use crate::io::tsv;
 use crate::io::tuples::{self, Field};
-use biodivine_lib_bdd::{Bdd, BddPointer};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -150,35 +151,15 @@ impl Solver {
             BddDump::Nodes { var_levels, nodes } => (var_levels, nodes),
         };
         let var_map = self.file_variables(rel, path)?;
-        let mut builder = NodeBuilder::new(nv);
-        let mut ids = NodeIds::new(&nodes);
         let name = &self.prog.relations[rel].name;
-        let mut root = BddPointer::zero();
-        for DumpNode { id, var, low, high } in nodes {
-            let ours = var_map.get(var as usize).copied().flatten().ok_or_else(|| {
-                Self::data_error(
-                    path,
-                    format!("variable {var} does not belong to an attribute of {name} (check bddinfo and the relation's domains)"),
-                )
-            })?;
-            let child = |c: u64| {
-                ids.get(c).ok_or_else(|| {
-                    Self::data_error(
-                        path,
-                        format!("node {id} refers to node {c} before defining it"),
-                    )
-                })
-            };
-            let (l, h) = (child(low)?, child(high)?);
-            root = builder.ite_var(ours, l, h).map_err(|_| {
-                Self::data_error(
-                    path,
-                    format!("node {id} tests variable {var} twice on one path"),
-                )
-            })?;
-            ids.insert(id, root);
-        }
-        Ok(builder.export(root).and(&self.full_range(rel)))
+        let bdd = from_dump_nodes(nv, &nodes, &var_map).map_err(|e| match e {
+            NodesError::UnknownVariable { var, .. } => Self::data_error(
+                path,
+                format!("variable {var} does not belong to an attribute of {name} (check bddinfo and the relation's domains)"),
+            ),
+            e => Self::data_error(path, e),
+        })?;
+        Ok(bdd.and(&self.full_range(rel)))
     }
 
     /// For each BDD variable of a dump of relation `rel` at `path`, the
@@ -628,65 +609,4 @@ pub fn atomic_write(path: &Path, bytes: &[u8]) -> Result<()> {
     ));
     std::fs::write(&tmp, bytes).map_err(|e| Error::io(&tmp, &e))?;
     std::fs::rename(&tmp, path).map_err(|e| Error::io(path, &e))
-}
-
-/// The decision nodes of a (non-constant) BDD as a dump's, children
-/// first, ids 2, 3, ..., variables in file numbering (`file_var`).
-fn dump_nodes<'a>(
-    bdd: &'a Bdd,
-    file_var: &'a [u32],
-) -> impl ExactSizeIterator<Item = DumpNode> + 'a {
-    (2..bdd.size()).map(move |i| {
-        let p = BddPointer::from_index(i);
-        DumpNode {
-            id: i as u64,
-            var: file_var[bdd.var_of(p).to_index()],
-            low: bdd.low_link_of(p).to_index() as u64,
-            high: bdd.high_link_of(p).to_index() as u64,
-        }
-    })
-}
-
-/// The nodes read so far, by their ids in the file: a vector where the
-/// ids are 2, 3, ... in order (every compact file, and the dumps refract
-/// writes), else a map.
-enum NodeIds {
-    /// Pointer of id `k` at index `k`.
-    Dense(Vec<BddPointer>),
-    /// Any ids.
-    Sparse(HashMap<u64, BddPointer>),
-}
-
-impl NodeIds {
-    /// Room for `nodes`, with the terminals 0 and 1 known.
-    fn new(nodes: &[DumpNode]) -> NodeIds {
-        let terminals = [BddPointer::zero(), BddPointer::one()];
-        if nodes.iter().enumerate().all(|(k, n)| n.id == k as u64 + 2) {
-            let mut v = Vec::with_capacity(nodes.len() + 2);
-            v.extend(terminals);
-            NodeIds::Dense(v)
-        } else {
-            let mut m = HashMap::with_capacity(nodes.len() + 2);
-            m.extend([(0, terminals[0]), (1, terminals[1])]);
-            NodeIds::Sparse(m)
-        }
-    }
-
-    /// The pointer of node `id`, if read.
-    fn get(&self, id: u64) -> Option<BddPointer> {
-        match self {
-            NodeIds::Dense(v) => usize::try_from(id).ok().and_then(|k| v.get(k).copied()),
-            NodeIds::Sparse(m) => m.get(&id).copied(),
-        }
-    }
-
-    /// Records node `id` (the next one, where dense).
-    fn insert(&mut self, id: u64, p: BddPointer) {
-        match self {
-            NodeIds::Dense(v) => v.push(p),
-            NodeIds::Sparse(m) => {
-                m.insert(id, p);
-            }
-        }
-    }
 }

@@ -33,7 +33,7 @@ use crate::bdd::layout::{DomainSpec, Layout, LayoutBuilder};
 use crate::bdd::node_builder::{mk_false, mk_true};
 use crate::bdd::relprod::{exists, relprod};
 use crate::bdd::rename::{rename, rename_owned};
-use biodivine_lib_bdd::{Bdd, BddVariable};
+use crate::bdd::{Bdd, BddVariable};
 use num_bigint::BigUint;
 use rayon::prelude::*;
 use saturation::saturating_rules;

@@ -2,10 +2,10 @@
 //! cut at a row limit, and rendered as a table.
 
 use crate::bdd::decode::{for_each_row, SORT_LIMIT};
+use crate::bdd::{Bdd, BddVariable};
 use crate::datalog::program::RelId;
 use crate::datalog::solver::Solver;
 use crate::io::map::NameMap;
-use biodivine_lib_bdd::{Bdd, BddVariable};
 use num_bigint::BigUint;
 use std::io::{self, Write};
 use std::sync::Arc;

@@ -12,7 +12,7 @@ use crate::bdd::encode::{equal_bdd, less_bdd, less_than_bdd, range_bdd, value_bd
 use crate::bdd::layout::{InstanceId, Layout};
 use crate::bdd::node_builder::{mk_false, mk_true};
 use crate::bdd::relprod::VarSet;
-use biodivine_lib_bdd::{Bdd, BddVariable};
+use crate::bdd::{Bdd, BddVariable};
 use std::collections::HashSet;
 
 /// The BDD variables of a used variable's home.

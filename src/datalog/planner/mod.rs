@@ -28,7 +28,7 @@ mod order;
 use super::program::{Literal, Program, RelId, VarId};
 use crate::bdd::layout::{InstanceId, Layout};
 use crate::bdd::relprod::VarSet;
-use biodivine_lib_bdd::{Bdd, BddVariable};
+use crate::bdd::{Bdd, BddVariable};
 use normalize::var_of;
 use std::collections::HashSet;
 

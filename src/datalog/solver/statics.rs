@@ -17,10 +17,10 @@
 
 use super::Solver;
 use crate::bdd::apply;
+use crate::bdd::Bdd;
 use crate::datalog::error::Result;
 use crate::datalog::planner::{AtomPlan, RulePlan};
 use crate::datalog::program::RelId;
-use biodivine_lib_bdd::Bdd;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
