@@ -146,3 +146,41 @@ fn facts_dump_prints_named_tuples() {
         "error: --dump Irf: the facts have no relation Irf (did you mean Iref?)\n"
     );
 }
+
+/// The strings that name a resource of the class path (`resourceNamed`):
+/// a constant with a leading `/` (the whole name), one without (the name,
+/// or its end after a package), and a concatenation whose known start
+/// fits (`"META-INF/services/" + service.getName()`). The class name
+/// `"r.Plugin"` does not name `META-INF/services/r.Plugin`: `META-INF` is
+/// not a package.
+#[test]
+fn strings_name_the_resources_of_the_class_path() {
+    let r = refract()
+        .args(["facts", &fixture("reflection"), "--jdk", "none", "-q"])
+        .args(["--dump", "resourceNamed", "--dump", "resourceTextClass"])
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert_eq!(
+        String::from_utf8(r.stdout).unwrap(),
+        "# resourceNamed\n\
+         name\tstream\n\
+         \"/r/tools.properties\"\t<resource r/tools.properties>\n\
+         \"r/shapes.properties\"\t<resource r/shapes.properties>\n\
+         <ServiceFiles: void runProviders(java.lang.Class)>[11@L20] concat\t<resource META-INF/services/r.Plugin>\n\
+         \n\
+         # resourceTextClass\n\
+         text\ttype\n\
+         <resource line>\tr.Lower\n\
+         <resource line>\tr.Upper\n\
+         <resource property>\tr.Lower\n\
+         <resource property>\tr.Shape\n\
+         <resource property>\tr.Upper\n\
+         <text of META-INF/services/r.Plugin>\tr.Lower\n\
+         <text of META-INF/services/r.Plugin>\tr.Upper\n\
+         <text of plugins.properties>\tr.Lower\n\
+         <text of plugins.properties>\tr.Shape\n\
+         <text of r/shapes.properties>\tr.Shape\n\
+         <text of r/tools.properties>\tr.Upper\n"
+    );
+}

@@ -41,6 +41,7 @@ const IDIOMS: &[&str] = &[
     "Arity",
     "ParameterTypes",
     "Properties",
+    "Resources",
     "Holders",
     "ArrayElements",
     "TypedFields",
@@ -801,7 +802,7 @@ fn bad_specifications_and_roots_are_reported() {
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
          (classes with a main method: Annotated, Arity, ArrayElements, Bundles, Callbacks, Casts, \
-         Concatenated, ConstantForName, Constructors, Containers, and 28 more)\n"
+         Concatenated, ConstantForName, Constructors, Containers, and 29 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),

@@ -63,6 +63,9 @@ impl ClassBytes {
 pub struct ResourceFile {
     /// Where it was read, `file!entry` or the file's path.
     pub location: String,
+    /// Its name as a class loader's `getResource` takes it: the path
+    /// inside its jar or class directory (`a/b/c.properties`).
+    pub name: String,
     /// What it is.
     pub kind: ResourceKind,
     /// The names it holds: a service's providers (binary names, in the
@@ -381,7 +384,7 @@ impl Reader<'_> {
                     continue;
                 };
                 match fs::File::open(&f).and_then(read_resource) {
-                    Ok(text) => self.resource(f.display().to_string(), kind, &text),
+                    Ok(text) => self.resource(f.display().to_string(), entry, kind, &text),
                     Err(e) => self.problem(&f, None, format!("cannot read: {e}")),
                 }
             }
@@ -491,7 +494,7 @@ impl Reader<'_> {
     }
 
     /// Records a resource file read from `location`.
-    fn resource(&mut self, location: String, kind: ResourceKind, text: &[u8]) {
+    fn resource(&mut self, location: String, name: String, kind: ResourceKind, text: &[u8]) {
         let text = String::from_utf8_lossy(text);
         let names = match kind {
             ResourceKind::Services(_) => parse_service_file(&text),
@@ -502,6 +505,7 @@ impl Reader<'_> {
         };
         self.resources.push(ResourceFile {
             location,
+            name,
             kind,
             names,
         });
@@ -577,7 +581,7 @@ fn read_resource_entry(
         .map_err(|e| e.to_string())
         .and_then(|f| read_resource(f).map_err(|e| e.to_string()));
     match read {
-        Ok(text) => r.resource(format!("{}!{name}", path.display()), kind, &text),
+        Ok(text) => r.resource(format!("{}!{name}", path.display()), name, kind, &text),
         Err(e) => r.problem(path, Some(name), format!("cannot read: {e}")),
     }
 }

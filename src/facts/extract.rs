@@ -126,6 +126,9 @@ pub struct FactsBuilder {
     /// The concatenations with known text, by object (matched against the
     /// class path's names by [`super::partial_names`]).
     pub(super) concat_texts: Vec<(u32, Affixes)>,
+    /// The class path's resources that name classes, by name, and the
+    /// object of their streams (see [`Self::add_resources`]).
+    resource_streams: Vec<(String, u32)>,
     /// The calls whose result their method only returns, with a known
     /// callee and some of the method's parameters as arguments (see
     /// `lift_returned_parameters`).
@@ -203,6 +206,7 @@ impl FactsBuilder {
             source_files: FxHashMap::default(),
             concat_heaps: Vec::new(),
             concat_texts: Vec::new(),
+            resource_streams: Vec::new(),
             returned_calls: Vec::new(),
         };
         let object = b.types.intern("java.lang.Object");
@@ -462,24 +466,115 @@ impl FactsBuilder {
         }
     }
 
-    /// Records the classes of the class path that the lines of its
-    /// provider-configuration files name (`resourceLineClass`), and makes
-    /// the two objects that stand for a resource's stream and its lines
-    /// (`resourceStream`, `resourceLine`): the model of a program that
-    /// reads these files itself (`queries/models/resources.dl`).
-    pub fn add_resource_lines(&mut self, names: &[String]) {
-        self.add_named_classes(R::ResourceLineClass, names);
-        let stream = self.new_heap(None, "<resource stream>".into(), "java.io.InputStream");
-        self.add(R::ResourceStream, &[stream]);
-        let line = self.new_heap(None, "<resource line>".into(), "java.lang.String");
-        self.add(R::ResourceLine, &[line]);
+    /// Records the class path's resources that name classes (`resources`:
+    /// each one's name, the names it holds, and whether it is a properties
+    /// file rather than a provider file), for a program that reads them
+    /// itself (`queries/models/resources.dl`): per resource, the object of
+    /// its streams and of its text (`resourceFile`) and the classes its
+    /// text names (`resourceTextClass`). A resource not known by name has
+    /// one stream (`anyResource`), whose lines name every class that a
+    /// provider file names (`anyResourceLine`) and whose properties every
+    /// class that a properties file names (`anyProperties`). A resource
+    /// that several jars hold is one. Which strings name which resource
+    /// is found once every string is known ([`Self::name_resources`]).
+    pub fn add_resources(&mut self, mut resources: Vec<(String, Vec<String>, bool)>) {
+        resources.sort();
+        let mut lines: Vec<String> = Vec::new();
+        let mut values: Vec<String> = Vec::new();
+        let mut k = 0;
+        while k < resources.len() {
+            let name = resources[k].0.clone();
+            let mut names: Vec<String> = Vec::new();
+            while k < resources.len() && resources[k].0 == name {
+                let (_, held, properties) = &resources[k];
+                names.extend(held.iter().cloned());
+                if *properties { &mut values } else { &mut lines }.extend(held.iter().cloned());
+                k += 1;
+            }
+            let classes = self.named_classes(&names);
+            if classes.is_empty() {
+                continue;
+            }
+            let stream = self.new_heap(None, format!("<resource {name}>"), "java.io.InputStream");
+            let text = self.new_heap(None, format!("<text of {name}>"), "java.lang.String");
+            self.add(R::ResourceFile, &[stream, text]);
+            for &t in &classes {
+                self.add(R::ResourceTextClass, &[text, t]);
+            }
+            self.resource_streams.push((name, stream));
+        }
+        let any = self.new_heap(None, "<resource stream>".into(), "java.io.InputStream");
+        self.add(R::AnyResource, &[any]);
+        for (rel, text, names) in [
+            (R::AnyResourceLine, "<resource line>", lines),
+            (R::AnyProperties, "<resource property>", values),
+        ] {
+            let h = self.new_heap(None, text.into(), "java.lang.String");
+            self.add(rel, &[h]);
+            for t in self.named_classes(&names) {
+                self.add(R::ResourceTextClass, &[h, t]);
+            }
+        }
     }
 
-    /// Records the classes of the class path that the values of its
-    /// properties files name (`propertyClass`): values that are not a
-    /// class are dropped.
-    pub fn add_property_classes(&mut self, names: &[String]) {
-        self.add_named_classes(R::PropertyClass, names);
+    /// The strings that name a resource of [`Self::add_resources`]
+    /// (`resourceNamed`): a constant whose text is the resource's name,
+    /// with or without a leading `/`, or the end of its name after a `/`
+    /// (`Class.getResourceAsStream` resolves a name without a leading `/`
+    /// against the class's package, which is not checked); a
+    /// concatenation whose known start and end fit the name.
+    fn name_resources(&mut self) {
+        if self.resource_streams.is_empty() {
+            return;
+        }
+        let mut by_text: FxHashMap<&str, Vec<u32>> = FxHashMap::default();
+        for (name, stream) in &self.resource_streams {
+            by_text.entry(name.as_str()).or_default().push(*stream);
+            // Relative to a package: only where what precedes is one
+            // (`META-INF/services/S` is not relative to `META-INF`).
+            for (k, _) in name.match_indices('/') {
+                if !is_package_path(&name[..k]) {
+                    break;
+                }
+                by_text.entry(&name[k + 1..]).or_default().push(*stream);
+            }
+        }
+        let mut rows: Vec<(u32, u32)> = Vec::new();
+        for (text, &h) in &self.string_heaps {
+            match text.strip_prefix('/') {
+                // An absolute name: the whole name only.
+                Some(abs) => rows.extend(
+                    (self.resource_streams.iter())
+                        .filter(|(n, _)| n == abs)
+                        .map(|&(_, s)| (h, s)),
+                ),
+                None => {
+                    if let Some(streams) = by_text.get(text.as_str()) {
+                        rows.extend(streams.iter().map(|&s| (h, s)));
+                    }
+                }
+            }
+        }
+        for (h, a) in &self.concat_texts {
+            let prefix = a.prefix.strip_prefix('/').unwrap_or(&a.prefix);
+            for (name, stream) in &self.resource_streams {
+                let fits = if a.exact {
+                    name == prefix
+                } else {
+                    name.len() >= prefix.len() + a.suffix.len()
+                        && name.starts_with(prefix)
+                        && name.ends_with(a.suffix.as_str())
+                };
+                if fits {
+                    rows.push((*h, *stream));
+                }
+            }
+        }
+        rows.sort_unstable();
+        rows.dedup();
+        for (h, s) in rows {
+            self.add(R::ResourceNamed, &[h, s]);
+        }
     }
 
     /// Records the classes of the class path that the attribute values of
@@ -502,14 +597,23 @@ impl FactsBuilder {
     /// one of `names` (blanks trimmed) names, once; other names are
     /// dropped.
     fn add_named_classes(&mut self, rel: R, names: &[String]) {
+        for t in self.named_classes(names) {
+            self.add(rel, &[t]);
+        }
+    }
+
+    /// The classes of the class path that `names` name, each once, in
+    /// the order first named (blanks around a name do not count).
+    fn named_classes(&mut self, names: &[String]) -> Vec<u32> {
         let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
         for n in names {
             let n = n.trim();
             if self.hierarchy.get(n).is_some() && seen.insert(n) {
-                let t = self.types.intern(n);
-                self.add(rel, &[t]);
+                out.push(self.types.intern(n));
             }
         }
+        out
     }
 
     /// The `java.lang.Class` object of a type.
@@ -1300,6 +1404,8 @@ impl FactsBuilder {
             }
         }
         self.reflective_objects();
+        // Before the partial names, which take the concatenations' texts.
+        self.name_resources();
         super::partial_names::match_partial_names(self);
         super::locale_variants::list_locale_variants(self);
         super::strings::merge_unnamed_strings(self);
@@ -1623,4 +1729,16 @@ fn lambda_body(
         exception: None,
     }));
     Some(ir)
+}
+
+/// Whether `path` (`a/b/c`) is a package's path: `/`-separated Java
+/// identifiers.
+fn is_package_path(path: &str) -> bool {
+    path.split('/').all(|part| {
+        let mut chars = part.chars();
+        chars
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+            && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+    })
 }

@@ -97,22 +97,21 @@ pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> Program
         },
         &mut problems,
     );
-    // The values of properties files (see `propertyClass`).
-    let mut property_values: Vec<String> = Vec::new();
+    // The class path's resources that name classes, by name: properties
+    // files (their values) and provider files (their lines); see
+    // `resourceFile`.
+    let mut resources: Vec<(String, Vec<String>, bool)> = Vec::new();
     // The values of the jars' manifests (see `manifestClass`).
     let mut manifest_values: Vec<String> = Vec::new();
     // The values of the JDK's configuration files (see `configClass`).
     let mut configuration_values: Vec<String> = Vec::new();
-    // The lines of the class path's provider-configuration files (see
-    // `resourceLineClass`).
-    let mut resource_lines: Vec<String> = Vec::new();
     for f in files {
         match f.kind {
             crate::classpath::ResourceKind::Services(service) => {
-                resource_lines.extend(f.names.iter().cloned());
+                resources.push((f.name, f.names.clone(), false));
                 services.push((service, f.names))
             }
-            crate::classpath::ResourceKind::Properties => property_values.extend(f.names),
+            crate::classpath::ResourceKind::Properties => resources.push((f.name, f.names, true)),
             crate::classpath::ResourceKind::Manifest => manifest_values.extend(f.names),
             crate::classpath::ResourceKind::JdkConfiguration => {
                 configuration_values.extend(f.names)
@@ -175,10 +174,9 @@ pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> Program
     for (service, providers) in &services {
         b.add_service_providers(service, providers);
     }
-    b.add_property_classes(&property_values);
     b.add_manifest_classes(&manifest_values);
     b.add_configuration_classes(&configuration_values);
-    b.add_resource_lines(&resource_lines);
+    b.add_resources(resources);
     b.finish();
     ProgramFacts {
         builder: b,

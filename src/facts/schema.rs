@@ -275,21 +275,27 @@ relations! {
     ServiceProvider => "serviceProvider",
         [("service", "T"), ("provider", "T")],
         "a provider a META-INF/services file or a module's `provides` declares for a service";
-    PropertyClass => "propertyClass",
-        [("type", "T")],
-        "a class that a value of a .properties file of the class path's jars and directories names";
     ManifestClass => "manifestClass",
         [("type", "T")],
         "a class that an attribute value of the class path's jars' manifests (META-INF/MANIFEST.MF) names";
-    ResourceLineClass => "resourceLineClass",
-        [("type", "T")],
-        "a class that a line of a META-INF/services file of the class path's jars and directories names";
-    ResourceStream => "resourceStream",
-        [("heap", "H")],
-        "the object of the streams that read the class path's resources (see queries/models/resources.dl)";
-    ResourceLine => "resourceLine",
-        [("heap", "H")],
-        "the object of the lines read from the class path's resources (see queries/models/resources.dl)";
+    ResourceFile => "resourceFile",
+        [("stream", "H"), ("text", "H")],
+        "a resource of the class path that names classes (a .properties or META-INF/services file): the object of the streams that read it, and the object of the text read from them (see queries/models/resources.dl)";
+    AnyResource => "anyResource",
+        [("stream", "H")],
+        "the stream of a resource not known by name (what URL.openStream returns)";
+    AnyResourceLine => "anyResourceLine",
+        [("text", "H")],
+        "a line read from a resource not known by name: it names the classes of every META-INF/services file";
+    AnyProperties => "anyProperties",
+        [("text", "H")],
+        "a property loaded from a resource not known by name: it names the classes of every .properties file's values";
+    ResourceTextClass => "resourceTextClass",
+        [("text", "H"), ("type", "T")],
+        "a class that the text of a resource names: a value of a .properties file, a line of a META-INF/services file";
+    ResourceNamed => "resourceNamed",
+        [("name", "H"), ("stream", "H")],
+        "a string (a constant, or a concatenation whose known text fits) names the resource: its path, with or without a leading slash, or its path's end after a slash (relative to a class's package)";
     StaticField => "staticField",
         [("method", "M"), ("field", "F")],
         "the method reads or writes the static field (getstatic, putstatic; any type)";

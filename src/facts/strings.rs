@@ -11,7 +11,8 @@
 //! constants that name nothing become one object, `<string constant>`.
 //!
 //! Likewise the concatenations whose known prefix and suffix fit no name
-//! become one object, `<computed string>`.
+//! become one object, `<computed string>`. A string that names a resource
+//! of the class path (`resourceNamed`) is a name too.
 //!
 //! A text that looks like a qualified class name (`com.apple.eawt.App`)
 //! stays distinct even when no such class is on the class path, so that
@@ -50,8 +51,8 @@ pub fn looks_like_class_name(text: &str) -> bool {
         })
 }
 
-/// Merges the string constants that name no class, method or field (and
-/// do not look like a class name) into one heap object, and the
+/// Merges the string constants that name no class, method, field or
+/// resource (and do not look like a class name) into one heap object, and the
 /// concatenations whose known text fits no name (`partialType` and the
 /// like; see [`super::partial_names`]) into another, renumbering the heap
 /// domain densely in every relation.
@@ -64,14 +65,30 @@ pub fn merge_unnamed_strings(b: &mut FactsBuilder) {
         }
         named
     };
-    let constants = named(b, &[R::StringType, R::StringMethod, R::StringField]);
+    let constants = named(
+        b,
+        &[
+            R::StringType,
+            R::StringMethod,
+            R::StringField,
+            R::ResourceNamed,
+        ],
+    );
     let strings: Vec<u32> = b
         .string_heaps
         .iter()
         .filter(|&(text, h)| !constants.contains(h) && !looks_like_class_name(text))
         .map(|(_, &h)| h)
         .collect();
-    let partial = named(b, &[R::PartialType, R::PartialMethod, R::PartialField]);
+    let partial = named(
+        b,
+        &[
+            R::PartialType,
+            R::PartialMethod,
+            R::PartialField,
+            R::ResourceNamed,
+        ],
+    );
     let concats: Vec<u32> = (b.concat_heaps.iter())
         .copied()
         .filter(|h| !partial.contains(h))
