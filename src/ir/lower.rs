@@ -20,7 +20,7 @@ use super::string_builders;
 use super::{Invoke, InvokeKind, MethodIr, Stmt, Var};
 use crate::classfile::bytecode::{decode, op, Insn, Operand};
 use crate::classfile::descriptor::{element_type, field_type, method_desc, MethodDesc};
-use crate::classfile::model::{access, ClassInfo, Code, Constant, MethodDecl};
+use crate::classfile::model::{access, ClassError, ClassInfo, Code, Constant, MethodDecl};
 use fxhash::{FxHashMap, FxHashSet};
 
 /// Why a method body could not be translated.
@@ -677,6 +677,12 @@ struct Translator<'a> {
 
 type StepResult = Result<(), LowerError>;
 
+/// The error of a malformed constant-pool entry that the instruction at
+/// `bci` refers to.
+fn at(bci: u32) -> impl Fn(ClassError) -> LowerError {
+    move |e| LowerError { bci, message: e.0 }
+}
+
 impl Translator<'_> {
     fn fail<T>(&self, insn: &Insn, message: impl Into<String>) -> Result<T, LowerError> {
         Err(LowerError {
@@ -846,17 +852,15 @@ impl Translator<'_> {
         Ok(())
     }
 
-    /// `ldc`, `ldc_w`, `ldc2_w`: a number, or a variable for a string, class, method handle, method type or dynamic constant.
+    /// `ldc`, `ldc_w`, `ldc2_w`: a number, or a variable for a string,
+    /// class, method handle, method type or dynamic constant.
     fn ldc(&mut self, st: &mut State, insn: &Insn) -> StepResult {
         let pc = insn.pc;
         let o = insn.op;
         let Operand::Pool(i) = insn.operand else {
             return self.fail(insn, "ldc operand");
         };
-        let c = self.class.pool.constant(i).map_err(|e| LowerError {
-            bci: pc,
-            message: e.0,
-        })?;
+        let c = self.class.pool.constant(i).map_err(at(pc))?;
         let v = match c {
             Constant::Int(n) => Val::IntConst(n),
             Constant::Float(_) => Val::Float,
@@ -1009,10 +1013,7 @@ impl Translator<'_> {
         let Operand::Pool(i) = insn.operand else {
             return self.fail(insn, "indy operand");
         };
-        let (bsm, name, desc) = self.class.pool.invoke_dynamic(i).map_err(|e| LowerError {
-            bci: pc,
-            message: e.0,
-        })?;
+        let (bsm, name, desc) = self.class.pool.invoke_dynamic(i).map_err(at(pc))?;
         let d = method_desc(desc).ok_or_else(|| LowerError {
             bci: pc,
             message: format!("bad descriptor {desc:?}"),
@@ -1056,10 +1057,7 @@ impl Translator<'_> {
                 format!("{}[]", primitive_array_element(t))
             }
             Operand::Pool(i) => {
-                let c = self.class.pool.class(i).map_err(|e| LowerError {
-                    bci: pc,
-                    message: e.0,
-                })?;
+                let c = self.class.pool.class(i).map_err(at(pc))?;
                 if o == op::ANEWARRAY {
                     count = self.pop(st, insn)?.int_const();
                     format!("{c}[]")
@@ -1071,10 +1069,7 @@ impl Translator<'_> {
                 for _ in 0..dims {
                     self.pop(st, insn)?;
                 }
-                self.class.pool.class(i).map_err(|e| LowerError {
-                    bci: pc,
-                    message: e.0,
-                })?
+                self.class.pool.class(i).map_err(at(pc))?
             }
             _ => return self.fail(insn, "allocation operand"),
         };
@@ -1125,10 +1120,7 @@ impl Translator<'_> {
         let Operand::Pool(i) = insn.operand else {
             return self.fail(insn, "checkcast operand");
         };
-        let ty = self.class.pool.class(i).map_err(|e| LowerError {
-            bci: pc,
-            message: e.0,
-        })?;
+        let ty = self.class.pool.class(i).map_err(at(pc))?;
         let v = self.pop(st, insn)?;
         match v {
             Val::Ref(src) => {
@@ -1241,10 +1233,7 @@ impl Translator<'_> {
         let Operand::Pool(i) = insn.operand else {
             return self.fail(insn, "field operand");
         };
-        let field = self.class.pool.member(i).map_err(|e| LowerError {
-            bci: insn.pc,
-            message: e.0,
-        })?;
+        let field = self.class.pool.member(i).map_err(at(insn.pc))?;
         let Some((ty, "")) = field_type(&field.desc) else {
             return self.fail(insn, format!("bad field descriptor {:?}", field.desc));
         };
@@ -1297,10 +1286,7 @@ impl Translator<'_> {
         let Operand::Pool(i) = insn.operand else {
             return self.fail(insn, "invoke operand");
         };
-        let target = self.class.pool.member(i).map_err(|e| LowerError {
-            bci: insn.pc,
-            message: e.0,
-        })?;
+        let target = self.class.pool.member(i).map_err(at(insn.pc))?;
         let d = method_desc(&target.desc).ok_or_else(|| LowerError {
             bci: insn.pc,
             message: format!("bad descriptor {:?}", target.desc),
