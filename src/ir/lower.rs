@@ -138,6 +138,10 @@ struct Cfg {
     handler_type: FxHashMap<usize, String>,
 }
 
+/// The control-flow graph of a method's code: its instructions, cut into
+/// basic blocks at every branch target, after every branch and at every
+/// handler, with each block's successors and the handlers that cover
+/// each instruction.
 fn build_cfg(code: &Code) -> Result<Cfg, LowerError> {
     let insns = decode(&code.bytes).map_err(|e| LowerError {
         bci: e.pc,
@@ -149,41 +153,9 @@ fn build_cfg(code: &Code) -> Result<Cfg, LowerError> {
             message: "empty code".into(),
         });
     }
-    let n = insns.len();
     let index_of: FxHashMap<u32, usize> =
         insns.iter().enumerate().map(|(k, i)| (i.pc, k)).collect();
-    let idx = |pc: u32| -> Result<usize, LowerError> {
-        index_of.get(&pc).copied().ok_or(LowerError {
-            bci: pc,
-            message: "handler or target is not an instruction".into(),
-        })
-    };
-    let mut leader = vec![false; n];
-    leader[0] = true;
-    let mut jsr_returns = Vec::new();
-    for (k, i) in insns.iter().enumerate() {
-        match &i.operand {
-            Operand::Branch(t) => {
-                leader[idx(*t)?] = true;
-                if k + 1 < n {
-                    leader[k + 1] = true;
-                }
-                if matches!(i.op, op::JSR | op::JSR_W) && k + 1 < n {
-                    jsr_returns.push(k + 1);
-                }
-            }
-            Operand::Switch(d, ts) => {
-                leader[idx(*d)?] = true;
-                for (_, t) in ts {
-                    leader[idx(*t)?] = true;
-                }
-            }
-            _ => {}
-        }
-        if ends_flow(i.op) && k + 1 < n {
-            leader[k + 1] = true;
-        }
-    }
+    let (mut leader, jsr_returns) = branch_leaders(&insns, &index_of)?;
     let code_end = code.bytes.len() as u32;
     let mut covered_ranges = Vec::new();
     for h in &code.handlers {
@@ -193,14 +165,75 @@ fn build_cfg(code: &Code) -> Result<Cfg, LowerError> {
                 message: format!("bad exception range {}..{}", h.start, h.end),
             });
         }
-        let hi = idx(h.handler)?;
+        let hi = index_at(&index_of, h.handler)?;
         leader[hi] = true;
         covered_ranges.push((h.start, h.end, hi, h.catch_type.clone()));
     }
-    let mut blocks = Vec::new();
-    let mut block_of = vec![0usize; n];
-    for k in 0..n {
-        if leader[k] {
+    let (mut blocks, block_of) = cut_blocks(&leader);
+    let jsr_return_blocks: Vec<usize> = jsr_returns.iter().map(|&k| block_of[k]).collect();
+    link_successors(&mut blocks, &insns, &jsr_return_blocks)?;
+    let (covering, handler_type) = cover(&mut blocks, &insns, &block_of, covered_ranges);
+    Ok(Cfg {
+        insns,
+        blocks,
+        covering,
+        handler_type,
+    })
+}
+
+/// The index of the instruction at `pc`.
+fn index_at(index_of: &FxHashMap<u32, usize>, pc: u32) -> Result<usize, LowerError> {
+    index_of.get(&pc).copied().ok_or(LowerError {
+        bci: pc,
+        message: "handler or target is not an instruction".into(),
+    })
+}
+
+/// Which instructions start a block by the code's own control flow (the
+/// first, branch and switch targets, and what follows a branch or an
+/// instruction that ends the flow), and the instructions a `jsr`
+/// returns to.
+fn branch_leaders(
+    insns: &[Insn],
+    index_of: &FxHashMap<u32, usize>,
+) -> Result<(Vec<bool>, Vec<usize>), LowerError> {
+    let n = insns.len();
+    let mut leader = vec![false; n];
+    leader[0] = true;
+    let mut jsr_returns = Vec::new();
+    for (k, i) in insns.iter().enumerate() {
+        match &i.operand {
+            Operand::Branch(t) => {
+                leader[index_at(index_of, *t)?] = true;
+                if k + 1 < n {
+                    leader[k + 1] = true;
+                }
+                if matches!(i.op, op::JSR | op::JSR_W) && k + 1 < n {
+                    jsr_returns.push(k + 1);
+                }
+            }
+            Operand::Switch(d, ts) => {
+                leader[index_at(index_of, *d)?] = true;
+                for (_, t) in ts {
+                    leader[index_at(index_of, *t)?] = true;
+                }
+            }
+            _ => {}
+        }
+        if ends_flow(i.op) && k + 1 < n {
+            leader[k + 1] = true;
+        }
+    }
+    Ok((leader, jsr_returns))
+}
+
+/// The blocks that the leaders start, without edges yet, and the block of
+/// each instruction.
+fn cut_blocks(leader: &[bool]) -> (Vec<Block>, Vec<usize>) {
+    let mut blocks: Vec<Block> = Vec::new();
+    let mut block_of = vec![0usize; leader.len()];
+    for (k, &starts) in leader.iter().enumerate() {
+        if starts {
             blocks.push(Block {
                 start: k,
                 end: k + 1,
@@ -212,12 +245,23 @@ fn build_cfg(code: &Code) -> Result<Cfg, LowerError> {
         }
         block_of[k] = blocks.len() - 1;
     }
+    (blocks, block_of)
+}
+
+/// Each block's successors: its last instruction's targets, the blocks a
+/// `jsr` returns to after a `ret`, and the next block where control
+/// falls through (an error at the end of the code).
+fn link_successors(
+    blocks: &mut [Block],
+    insns: &[Insn],
+    jsr_return_blocks: &[usize],
+) -> Result<(), LowerError> {
     let block_at_pc: FxHashMap<u32, usize> = blocks
         .iter()
         .enumerate()
         .map(|(b, bl)| (insns[bl.start].pc, b))
         .collect();
-    let jsr_return_blocks: Vec<usize> = jsr_returns.iter().map(|&k| block_of[k]).collect();
+    let n = insns.len();
     for b in 0..blocks.len() {
         let last = &insns[blocks[b].end - 1];
         let mut succs = Vec::new();
@@ -230,7 +274,7 @@ fn build_cfg(code: &Code) -> Result<Cfg, LowerError> {
             _ => {}
         }
         if last.op == op::RET {
-            succs.extend(&jsr_return_blocks);
+            succs.extend(jsr_return_blocks);
         }
         let falls =
             !ends_flow(last.op) && !matches!(last.op, op::GOTO | op::GOTO_W | op::JSR | op::JSR_W);
@@ -248,8 +292,19 @@ fn build_cfg(code: &Code) -> Result<Cfg, LowerError> {
         succs.dedup();
         blocks[b].succs = succs;
     }
-    // Handlers: which instructions each protects.
-    let mut covering = vec![Vec::new(); n];
+    Ok(())
+}
+
+/// Which handler blocks cover each instruction (and each block), and the
+/// type each handler block catches: `Throwable` for a `finally`, or where
+/// ranges with different types share the block.
+fn cover(
+    blocks: &mut [Block],
+    insns: &[Insn],
+    block_of: &[usize],
+    covered_ranges: Vec<(u32, u32, usize, Option<String>)>,
+) -> (Vec<Vec<usize>>, FxHashMap<usize, String>) {
+    let mut covering = vec![Vec::new(); insns.len()];
     let mut types: FxHashMap<usize, Option<String>> = FxHashMap::default();
     for (start, end, hi, ty) in covered_ranges {
         let hb = block_of[hi];
@@ -276,13 +331,7 @@ fn build_cfg(code: &Code) -> Result<Cfg, LowerError> {
         .into_iter()
         .map(|(b, t)| (b, t.unwrap_or_else(|| "java.lang.Throwable".to_string())))
         .collect();
-    Ok(Cfg {
-        insns,
-        blocks,
-
-        covering,
-        handler_type,
-    })
+    (covering, handler_type)
 }
 
 /// The null test that ends block `b`, given the state before its last
