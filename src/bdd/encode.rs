@@ -391,31 +391,9 @@ mod tests {
         }
     }
 
-    #[test]
-    fn offset_over_interleaved_blocks_is_the_same_map() {
-        // a's bit i at 5 - 2i, b's at 4 - 2i: interleaved, most
-        // significant on top (the fast construction), and b above a.
-        let v = |i: usize| BddVariable::from_index(i);
-        let a: Vec<BddVariable> = (0..3).map(|i| v(5 - 2 * i)).collect();
-        let b: Vec<BddVariable> = (0..3).map(|i| v(4 - 2 * i)).collect();
-        for (a, b) in [(&a, &b), (&b, &a)] {
-            for k in [0u64, 1, 3, 7, 8] {
-                let bdd = offset_bdd(6, a, b, k);
-                let pairs = crate::bdd::decode::sorted_tuples(&bdd, &[a, b]);
-                let expected: Vec<Vec<u64>> = (0..8u64)
-                    .filter(|x| x + k < 8)
-                    .map(|x| vec![x, x + k])
-                    .collect();
-                assert_eq!(pairs, expected, "k = {k}");
-            }
-        }
-    }
-
-    #[test]
-    fn offset_maps_each_value_to_itself_plus_k_without_overflow() {
-        // a in bits 0..3, b in 3..6 (three bits each: values 0..8).
-        let vars: Vec<BddVariable> = (0..6).map(BddVariable::from_index).collect();
-        let (a, b) = (&vars[0..3], &vars[3..6]);
+    /// `offset_bdd(a, b, k)` holds exactly the pairs `(x, x + k)` of
+    /// three-bit values.
+    fn assert_offsets(a: &[BddVariable], b: &[BddVariable]) {
         for k in [0u64, 1, 3, 7, 8] {
             let bdd = offset_bdd(6, a, b, k);
             let pairs = crate::bdd::decode::sorted_tuples(&bdd, &[a, b]);
@@ -425,5 +403,23 @@ mod tests {
                 .collect();
             assert_eq!(pairs, expected, "k = {k}");
         }
+    }
+
+    #[test]
+    fn offset_over_interleaved_blocks_is_the_same_map() {
+        // a's bit i at 5 - 2i, b's at 4 - 2i: interleaved, most
+        // significant on top (the fast construction), and b above a.
+        let v = |i: usize| BddVariable::from_index(i);
+        let a: Vec<BddVariable> = (0..3).map(|i| v(5 - 2 * i)).collect();
+        let b: Vec<BddVariable> = (0..3).map(|i| v(4 - 2 * i)).collect();
+        assert_offsets(&a, &b);
+        assert_offsets(&b, &a);
+    }
+
+    #[test]
+    fn offset_maps_each_value_to_itself_plus_k_without_overflow() {
+        // a in bits 0..3, b in 3..6 (three bits each: values 0..8).
+        let vars: Vec<BddVariable> = (0..6).map(BddVariable::from_index).collect();
+        assert_offsets(&vars[0..3], &vars[3..6]);
     }
 }

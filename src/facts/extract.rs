@@ -527,6 +527,11 @@ impl FactsBuilder {
         if self.resource_streams.is_empty() {
             return;
         }
+        // By whole name (for an absolute name), and by the name and its
+        // ends after a package (for a relative one).
+        let whole: FxHashMap<&str, u32> = (self.resource_streams.iter())
+            .map(|(name, stream)| (name.as_str(), *stream))
+            .collect();
         let mut by_text: FxHashMap<&str, Vec<u32>> = FxHashMap::default();
         for (name, stream) in &self.resource_streams {
             by_text.entry(name.as_str()).or_default().push(*stream);
@@ -543,11 +548,7 @@ impl FactsBuilder {
         for (text, &h) in &self.string_heaps {
             match text.strip_prefix('/') {
                 // An absolute name: the whole name only.
-                Some(abs) => rows.extend(
-                    (self.resource_streams.iter())
-                        .filter(|(n, _)| n == abs)
-                        .map(|&(_, s)| (h, s)),
-                ),
+                Some(abs) => rows.extend(whole.get(abs).map(|&s| (h, s))),
                 None => {
                     if let Some(streams) = by_text.get(text.as_str()) {
                         rows.extend(streams.iter().map(|&s| (h, s)));
@@ -1734,11 +1735,5 @@ fn lambda_body(
 /// Whether `path` (`a/b/c`) is a package's path: `/`-separated Java
 /// identifiers.
 fn is_package_path(path: &str) -> bool {
-    path.split('/').all(|part| {
-        let mut chars = part.chars();
-        chars
-            .next()
-            .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
-            && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
-    })
+    path.split('/').all(super::strings::is_identifier)
 }

@@ -41,14 +41,17 @@ pub fn looks_like_class_name(text: &str) -> bool {
         .and_then(|n| n.strip_suffix(';'))
         .filter(|_| name.len() < text.len())
         .unwrap_or(name);
-    name.contains('.')
-        && name.split('.').all(|part| {
-            let mut chars = part.chars();
-            chars
-                .next()
-                .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
-                && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
-        })
+    name.contains('.') && name.split('.').all(is_identifier)
+}
+
+/// Whether `part` has the form of a Java identifier (letters, digits,
+/// `_` and `$`, not starting with a digit).
+pub fn is_identifier(part: &str) -> bool {
+    let mut chars = part.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
 }
 
 /// Merges the string constants that name no class, method, field or
