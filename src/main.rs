@@ -143,12 +143,19 @@ enum Command {
     /// the classes metaobjects give (getParameterTypes(), getType(), ...), to
     /// any variant but none.
     ///
+    /// --no-model switches off a model of queries/models/ (its relations
+    /// stay empty), to measure what it costs and finds on the same facts:
+    /// privileged, field-accessors, arrays, services, resources, bundles,
+    /// proxies, method-handles, jvm-callbacks, annotations, launcher,
+    /// configuration.
+    ///
     /// Examples:
     ///   refract analyze fixtures/classes/reflection --main Invoke --jdk none -o demo.db
     ///   refract analyze app.jar --roots library --reflection casts -o app.db
     ///   refract analyze app.jar --main app.Main --reflection sound --spec app.spec -o app.db
     ///   refract analyze app.jar --main app.Main --member-arrays -o app.db
     ///   refract analyze app.jar --main app.Main --roots jvm -o app.db
+    ///   refract analyze app.jar --main app.Main --no-model bundles,proxies -o app.db
     #[command(
         verbatim_doc_comment,
         override_usage = "refract analyze [OPTIONS] <CLASSPATH>... (--main <CLASS> | --roots <KIND>) -o <DB>"
@@ -185,6 +192,11 @@ enum Command {
         /// reported unresolved, and those methods return no Class object.
         #[arg(long)]
         member_arrays: bool,
+        /// Switch off a model of queries/models/ by name (comma-separated or
+        /// repeated): its relations stay empty.
+        #[arg(long = "no-model", value_name = "MODEL", value_delimiter = ',',
+              value_parser = clap::builder::PossibleValuesParser::new(refract::analysis::variant::MODEL_NAMES))]
+        models_off: Vec<String>,
         /// The BDD variable order, in bddbddb's `.bddvarorder` form
         /// (`V0xV1_H0_...`), instead of the one queries/pointsto.dl gives:
         /// for experiments with orders (also REFRACT_VARORDER).
@@ -535,6 +547,7 @@ fn run(cli: Cli) -> Result<()> {
             reflection,
             spec,
             member_arrays,
+            models_off,
             var_order,
             output,
             force,
@@ -549,6 +562,7 @@ fn run(cli: Cli) -> Result<()> {
                 jvm_roots: roots.contains(&RootsChoice::Jvm),
                 spec,
                 member_arrays,
+                models_off,
                 var_order,
                 observer: Default::default(),
             },

@@ -802,7 +802,7 @@ fn bad_specifications_and_roots_are_reported() {
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
          (classes with a main method: Annotated, Arity, ArrayElements, Bundles, Callbacks, Casts, \
-         Concatenated, ConstantForName, Constructors, Containers, and 29 more)\n"
+         Concatenated, ConstantForName, Constructors, Containers, and 30 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),
@@ -932,6 +932,101 @@ fn jvm_roots_are_the_methods_the_jvm_calls() {
     assert!(!reach.iter().any(|m| m.starts_with("<ConstantForName:")));
     let manifest = std::fs::read_to_string(Path::new(&db).join("metadata.tsv")).unwrap();
     assert!(manifest.contains("option\troots\tjvm\n"), "{manifest}");
+}
+
+/// A dispatched call passes each receiver object to `this` of the method
+/// its own class runs (fixture `Dispatch`): the Circle reaches
+/// Circle.self() alone, though it is a Shape too, and the call's result
+/// holds both objects.
+#[test]
+fn receivers_reach_the_method_their_own_type_dispatches_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("dispatch.db").display().to_string();
+    let main = "<Dispatch: void main(java.lang.String[])>";
+    refract(&[
+        "analyze",
+        &classes(),
+        "--main",
+        "Dispatch",
+        "--jdk",
+        "none",
+        "-q",
+        "-o",
+        &db,
+    ]);
+    let this = refract(&[
+        "query",
+        &db,
+        "s(m, h) :- methodSig(m, \"java.lang.Object self()\"), formal(m, 0, v), vP(v, h).",
+        "s(m, h)?",
+        &format!("r(h) :- mI(\"{main}\", i, _), Iret(i, r), vP(r, h)."),
+        "r(h)?",
+    ]);
+    assert_eq!(
+        this,
+        format!(
+            " m                                          | h\n\
+             --------------------------------------------+-----------------------------------------------------------------------\n\
+             \x20<Dispatch$Circle: java.lang.Object self()> | {main}[15@L22] new Dispatch$Circle\n\
+             \x20<Dispatch$Shape: java.lang.Object self()>  | {main}[5@L22] new Dispatch$Shape\n\
+             2 tuples\n\
+             \x20h\n\
+             -----------------------------------------------------------------------\n\
+             \x20{main}[15@L22] new Dispatch$Circle\n\
+             \x20{main}[5@L22] new Dispatch$Shape\n\
+             2 tuples\n"
+        )
+    );
+}
+
+/// `--no-model` switches a model off on the same facts: without the
+/// proxies' model, `Proxies` finds neither its proxy classes nor the
+/// handler's Method.invoke (the handler is never called), and the
+/// database says which models were off. Every model can be switched off
+/// alone, in the variant that reads them all; an unknown name is a usage
+/// error.
+#[test]
+fn models_switch_off_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("off.db").display().to_string();
+    let analyze = |extra: &[&str]| {
+        let mut args = vec![
+            "analyze", "--main", "Proxies", "--jdk", "none", "-q", "-o", &db,
+        ];
+        args.extend_from_slice(extra);
+        Command::new(env!("CARGO_BIN_EXE_refract"))
+            .args(&args)
+            .arg(classes())
+            .output()
+            .unwrap()
+    };
+    let out = analyze(&["--no-model", "proxies"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        refract(&["export", "targets", &db]),
+        "caller_class\tcaller_method\tcaller_desc\tbci\tline\tapi\ttarget\n"
+    );
+    let manifest = std::fs::read_to_string(Path::new(&db).join("metadata.tsv")).unwrap();
+    assert!(
+        manifest.contains("option\tno-model\tproxies\n"),
+        "{manifest}"
+    );
+    for model in refract::analysis::variant::MODEL_NAMES {
+        let out = analyze(&["--reflection", "infer", "--no-model", model]);
+        assert!(
+            out.status.success(),
+            "{model}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let out = analyze(&["--no-model", "proxy"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("invalid value 'proxy' for '--no-model <MODEL>'"));
 }
 
 /// With the JDK's own `System.getProperty` and `Properties` behind the

@@ -45,6 +45,10 @@ pub struct AnalysisOptions {
     /// `queries/reflection-member-arrays.dl`); off, they stay empty, as in
     /// the paper's implementation.
     pub member_arrays: bool,
+    /// Models of `queries/models/` switched off (see
+    /// [`super::variant::MODEL_NAMES`]): their relations stay empty, so
+    /// that a model's cost and gain can be measured on the same facts.
+    pub models_off: Vec<String>,
     /// A BDD variable order (`.bddvarorder` form) that replaces the one
     /// the rules give; `REFRACT_VARORDER` sets it too.
     pub var_order: Option<String>,
@@ -197,6 +201,13 @@ fn analyze_unguarded(
         .variant
         .rule_files(opts.member_arrays, opts.spec.is_some())
     {
+        let off =
+            super::variant::model_of(name).is_some_and(|m| opts.models_off.iter().any(|o| o == m));
+        let text = if off {
+            std::borrow::Cow::Owned(super::variant::declarations_only(text))
+        } else {
+            std::borrow::Cow::Borrowed(text)
+        };
         let _ = write!(rules, "\n# ---- {name} ----\n{text}");
     }
     if opts.jvm_roots {
@@ -383,6 +394,9 @@ fn analyze_unguarded(
     manifest.option("variant", &opts.variant.to_string());
     if opts.member_arrays {
         manifest.option("member-arrays", "on");
+    }
+    if !opts.models_off.is_empty() {
+        manifest.option("no-model", &opts.models_off.join(","));
     }
     for c in &opts.mains {
         manifest.option("main", c);

@@ -170,6 +170,50 @@ const MODELS: [(&str, &str); 11] = [
         include_str!("../../queries/models/configuration.dl"),
     ),
 ];
+/// The names of the models that `--no-model` switches off: the stems of
+/// the files in `queries/models/` that every variant reads (privileged)
+/// or that every variant resolving reflection reads.
+pub const MODEL_NAMES: [&str; 12] = [
+    "privileged",
+    "field-accessors",
+    "arrays",
+    "services",
+    "resources",
+    "bundles",
+    "proxies",
+    "method-handles",
+    "jvm-callbacks",
+    "annotations",
+    "launcher",
+    "configuration",
+];
+
+/// The model a rule file holds, by its name in [`Variant::rule_files`]
+/// (`models/bundles.dl` holds `bundles`).
+pub fn model_of(file: &str) -> Option<&str> {
+    let stem = file.strip_prefix("models/")?.strip_suffix(".dl")?;
+    MODEL_NAMES.contains(&stem).then_some(stem)
+}
+
+/// A model switched off: its relation declarations alone, so that the
+/// rules of other files that read them still find them, empty. Every
+/// declaration in `queries/` is one line (`name (attr:D, ...) [input]`),
+/// and no fact or rule line is one (they end in `.`).
+pub fn declarations_only(text: &str) -> String {
+    let mut out = String::from("# (switched off by --no-model: declarations only)\n");
+    for line in text.lines() {
+        let declares = line.split_once(" (").is_some_and(|(name, _)| {
+            !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+        }) && !line.trim_end().ends_with('.')
+            && !line.contains(":-");
+        if declares {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
 /// The Class objects that metaobjects give (`getParameterTypes()` and the
 /// like), with `--member-arrays`: SOLAR's completion of the metaobjects.
 /// On by default (application sites only), hsqldb against the JDK reaches
@@ -194,5 +238,37 @@ impl FromStr for Variant {
             .ok_or_else(|| {
                 format!("unknown reflection variant {s:?} (none, local, points-to, casts, sound)")
             })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_switched_off_model_keeps_its_declarations_only() {
+        let text = "# comment\nprivileged (method:M0, name:N0)\nserialReading ()\n\
+                    privileged(\"<a.B: void c()>\", \"void run()\").\n\
+                    modelledCall(i) :- privilegedSite(i, _).\n";
+        assert_eq!(
+            declarations_only(text),
+            "# (switched off by --no-model: declarations only)\n\
+             privileged (method:M0, name:N0)\nserialReading ()\n"
+        );
+    }
+
+    #[test]
+    fn every_model_is_a_file_that_some_variant_reads() {
+        let files: Vec<&str> = (Variant::ALL.into_iter())
+            .flat_map(|v| v.rule_files(false, false))
+            .map(|(name, _)| name)
+            .collect();
+        for model in MODEL_NAMES {
+            let file = format!("models/{model}.dl");
+            assert!(files.contains(&file.as_str()), "{file}");
+            assert_eq!(model_of(&file), Some(model));
+        }
+        assert_eq!(model_of("reflection.dl"), None);
+        assert_eq!(model_of("models/metaobjects.dl"), None);
     }
 }
