@@ -274,7 +274,8 @@ fn traces_are_specifications() {
 }
 
 /// The models of typed field accessors, `Array.newInstance`, member
-/// lookups, dynamic proxies, provider files and manifests find every
+/// lookups, dynamic proxies, provider files, manifests and resources
+/// opened through their URLs find every
 /// application edge of their fixtures' real runs
 /// (traced by reftrace against JDK 17; the JDK's own rows are not in the
 /// class path of a `--jdk none` database).
@@ -290,6 +291,7 @@ fn the_api_models_find_every_application_edge_of_their_traced_fixtures() {
             "Proxies",
             "ServiceFiles",
             "Manifests",
+            "ResourceUrls",
         ],
         &db,
     );
@@ -302,6 +304,7 @@ fn the_api_models_find_every_application_edge_of_their_traced_fixtures() {
             "tests/data/traces/Proxies.tsv",
             "tests/data/traces/ServiceFiles.tsv",
             "tests/data/traces/Manifests.tsv",
+            "tests/data/traces/ResourceUrls.tsv",
         ],
     );
     let mut got = application_outcomes(&out);
@@ -345,6 +348,9 @@ fn the_api_models_find_every_application_edge_of_their_traced_fixtures() {
         ("Class.forName", "r.Upper", "found"),
         ("Class.getDeclaredConstructor", "r.Upper.<init>", "found"),
         ("Constructor.newInstance", "r.Upper.<init>()V", "found"),
+        ("Class.forName", "r.Upper", "found"),
+        ("Class.forName", "r.Upper", "found"),
+        ("Class.forName", "r.Lower", "found"),
     ];
     got.sort();
     let mut want = want.to_vec();

@@ -42,6 +42,7 @@ const IDIOMS: &[&str] = &[
     "ParameterTypes",
     "Properties",
     "Resources",
+    "ResourceUrls",
     "Holders",
     "ArrayElements",
     "TypedFields",
@@ -802,7 +803,7 @@ fn bad_specifications_and_roots_are_reported() {
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
          (classes with a main method: Annotated, Arity, ArrayElements, Bundles, Callbacks, Casts, \
-         Concatenated, ConstantForName, Constructors, Containers, and 30 more)\n"
+         Concatenated, ConstantForName, Constructors, Containers, and 31 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),

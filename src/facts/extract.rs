@@ -470,8 +470,9 @@ impl FactsBuilder {
     /// each one's name, the names it holds, and whether it is a properties
     /// file rather than a provider file), for a program that reads them
     /// itself (`queries/models/resources.dl`): per resource, the object of
-    /// its streams and of its text (`resourceFile`) and the classes its
-    /// text names (`resourceTextClass`). A resource not known by name has
+    /// its streams and of its text (`resourceFile`), of its URL
+    /// (`resourceUrl`) and of the Enumeration of its URLs (`resourceUrls`),
+    /// and the classes its text names (`resourceTextClass`). A resource not known by name has
     /// one stream (`anyResource`), whose lines name every class that a
     /// provider file names (`anyResourceLine`) and whose properties every
     /// class that a properties file names (`anyProperties`). A resource
@@ -498,6 +499,10 @@ impl FactsBuilder {
             let stream = self.new_heap(None, format!("<resource {name}>"), "java.io.InputStream");
             let text = self.new_heap(None, format!("<text of {name}>"), "java.lang.String");
             self.add(R::ResourceFile, &[stream, text]);
+            let url = self.new_heap(None, format!("<url of {name}>"), "java.net.URL");
+            let urls = self.new_heap(None, format!("<urls of {name}>"), "java.util.Enumeration");
+            self.add(R::ResourceUrl, &[url, stream]);
+            self.add(R::ResourceUrls, &[urls, url]);
             for &t in &classes {
                 self.add(R::ResourceTextClass, &[text, t]);
             }
@@ -1014,10 +1019,13 @@ impl FactsBuilder {
         if let Some(r) = inv.result {
             self.add(R::Iret, &[i, g(r)]);
             let signature = self.methods.name(target);
-            if super::reflection_api::is_class_by_name(signature) {
+            let application = self.application_methods.contains(&m);
+            if super::reflection_api::is_class_by_name(signature)
+                || (application && super::reflection_api::is_resource_lookup(signature))
+            {
                 self.add(R::ModelledResult, &[i]);
             } else if let Some(default) = super::reflection_api::string_input(signature) {
-                let kind = InputObject::of(signature, self.application_methods.contains(&m));
+                let kind = InputObject::of(signature, application);
                 self.add(R::ModelledResult, &[i]);
                 let h = self.input_heap(kind);
                 self.add(R::VP0, &[g(r), h]);

@@ -183,6 +183,27 @@ pub fn is_class_by_name(signature: &str) -> bool {
     CLASS_BY_NAME.iter().any(|c| c.1 == signature)
 }
 
+/// The lookups of a class-path resource's URL by name. At the
+/// application's calls, their result is the URLs that
+/// `queries/models/resources.dl` finds by the name (`resourceUrl`,
+/// `resourceUrls`), not what the class loader's code returns: a URL of
+/// the JDK's own making opens a resource not known by name, whose stream
+/// reads every resource of the class path (`anyResource`), so the JDK's
+/// URLs would undo the name's selection. The JDK's own calls keep their
+/// callee's result.
+pub const RESOURCE_LOOKUPS: [&str; 5] = [
+    "<java.lang.Class: java.net.URL getResource(java.lang.String)>",
+    "<java.lang.ClassLoader: java.net.URL getResource(java.lang.String)>",
+    "<java.lang.ClassLoader: java.net.URL getSystemResource(java.lang.String)>",
+    "<java.lang.ClassLoader: java.util.Enumeration getResources(java.lang.String)>",
+    "<java.lang.ClassLoader: java.util.Enumeration getSystemResources(java.lang.String)>",
+];
+
+/// Whether `signature` is one of [`RESOURCE_LOOKUPS`].
+pub fn is_resource_lookup(signature: &str) -> bool {
+    RESOURCE_LOOKUPS.contains(&signature)
+}
+
 /// Whether the API `label` (`Class.forName`, ...) is one of
 /// [`CLASS_BY_NAME`]'s: its targets are classes.
 pub fn is_class_by_name_label(label: &str) -> bool {

@@ -281,9 +281,15 @@ relations! {
     ResourceFile => "resourceFile",
         [("stream", "H"), ("text", "H")],
         "a resource of the class path that names classes (a .properties or META-INF/services file): the object of the streams that read it, and the object of the text read from them (see queries/models/resources.dl)";
+    ResourceUrl => "resourceUrl",
+        [("url", "H"), ("stream", "H")],
+        "the URL of a resource of resourceFile (what getResource returns for its name), and the stream its openStream() returns";
+    ResourceUrls => "resourceUrls",
+        [("urls", "H"), ("url", "H")],
+        "the Enumeration that getResources returns for a resource's name, and the URL its nextElement() returns";
     AnyResource => "anyResource",
         [("stream", "H")],
-        "the stream of a resource not known by name (what URL.openStream returns)";
+        "the stream of a resource not known by name (what URL.openStream returns on a URL the analysis does not know)";
     AnyResourceLine => "anyResourceLine",
         [("text", "H")],
         "a line read from a resource not known by name: it names the classes of every META-INF/services file";
