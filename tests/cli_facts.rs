@@ -150,7 +150,8 @@ fn facts_dump_prints_named_tuples() {
 /// The strings that name a resource of the class path (`resourceNamed`):
 /// a constant with a leading `/` (the whole name), one without (the name,
 /// or its end after a package), and a concatenation whose known start
-/// fits (`"META-INF/services/" + service.getName()`). The class name
+/// fits (`"META-INF/services/" + service.getName()`), and the whole name
+/// of a provider file (`ResourceUrls`' `getResources`). The class name
 /// `"r.Plugin"` does not name `META-INF/services/r.Plugin`: `META-INF` is
 /// not a package.
 #[test]
@@ -166,6 +167,7 @@ fn strings_name_the_resources_of_the_class_path() {
         "# resourceNamed\n\
          name\tstream\n\
          \"/r/tools.properties\"\t<resource r/tools.properties>\n\
+         \"META-INF/services/r.Plugin\"\t<resource META-INF/services/r.Plugin>\n\
          \"r/shapes.properties\"\t<resource r/shapes.properties>\n\
          <ServiceFiles: void runProviders(java.lang.Class)>[11@L20] concat\t<resource META-INF/services/r.Plugin>\n\
          \n\
