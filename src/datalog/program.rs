@@ -37,6 +37,20 @@ pub struct Attribute {
     pub instance: u32,
 }
 
+impl Attribute {
+    /// The block of BDD variables that holds this attribute in `layout`.
+    /// The solver allocates every declared attribute's instance before
+    /// anything is planned or read, so a missing one is a bug.
+    pub fn instance_in(
+        &self,
+        layout: &crate::bdd::layout::Layout,
+    ) -> crate::bdd::layout::InstanceId {
+        layout
+            .find_instance(self.domain, self.instance)
+            .expect("every attribute's domain instance is allocated")
+    }
+}
+
 /// What to do with a relation's contents, from its declaration options.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RelOptions {

@@ -172,11 +172,7 @@ impl Solver {
         let attr_insts: Vec<usize> = self.prog.relations[rel]
             .attrs
             .iter()
-            .map(|a| {
-                self.layout
-                    .find_instance(a.domain, a.instance)
-                    .expect("allocated")
-            })
+            .map(|a| a.instance_in(&self.layout))
             .collect();
         let mut var_map: Vec<Option<u16>> = Vec::new();
         for &(d, i) in &alloc {

@@ -154,11 +154,10 @@ impl Solver {
             .attrs
             .iter()
             .map(|a| {
-                let id = self
-                    .layout
-                    .find_instance(a.domain, a.instance)
-                    .expect("allocated");
-                self.layout.instance(id).vars.as_slice()
+                self.layout
+                    .instance(a.instance_in(&self.layout))
+                    .vars
+                    .as_slice()
             })
             .collect()
     }

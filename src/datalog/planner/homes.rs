@@ -65,12 +65,8 @@ fn rename_sites(
     rule: &Rule,
     dynamic: &HashSet<RelId>,
 ) -> (Vec<RenameSite>, Vec<bool>) {
-    let inst_of = |rel: RelId, k: usize| -> InstanceId {
-        let a = &prog.relations[rel].attrs[k];
-        layout
-            .find_instance(a.domain, a.instance)
-            .expect("relation instances are allocated")
-    };
+    let inst_of =
+        |rel: RelId, k: usize| -> InstanceId { prog.relations[rel].attrs[k].instance_in(layout) };
     let recursive_rule = rule
         .body
         .iter()

@@ -98,9 +98,7 @@ pub(super) fn plan_atom(
     let mut equal: Option<Bdd> = None;
     for (k, t) in a.args.iter().enumerate() {
         let attr = &rel.attrs[k];
-        let inst = layout
-            .find_instance(attr.domain, attr.instance)
-            .expect("allocated");
+        let inst = attr.instance_in(layout);
         let ivars = &layout.instance(inst).vars;
         match t {
             Term::Const(c) => {
@@ -224,9 +222,7 @@ pub(super) fn plan_head(
     let mut first_inst: Vec<(VarId, InstanceId)> = Vec::new();
     for (k, t) in head.args.iter().enumerate() {
         let attr = &rel.attrs[k];
-        let inst = layout
-            .find_instance(attr.domain, attr.instance)
-            .expect("allocated");
+        let inst = attr.instance_in(layout);
         let ivars = &layout.instance(inst).vars;
         match t {
             Term::Const(c) => and(value_bdd(nv, ivars, *c)),
