@@ -192,6 +192,11 @@ enum Command {
         /// reported unresolved, and those methods return no Class object.
         #[arg(long)]
         member_arrays: bool,
+        /// The locale of the runs (`en_US`; comma-separated or repeated):
+        /// resource bundles load only its variants (`base_en_US`,
+        /// `base_en`). Without it, every locale of the class path.
+        #[arg(long = "locale", value_name = "LOCALE", value_delimiter = ',', value_parser = parse_locale)]
+        locales: Vec<String>,
         /// Switch off a model of queries/models/ by name (comma-separated or
         /// repeated): its relations stay empty.
         #[arg(long = "no-model", value_name = "MODEL", value_delimiter = ',',
@@ -456,6 +461,20 @@ enum ExportCommand {
     },
 }
 
+/// A `--locale` value: a locale as bundle names spell it (`en`, `en_US`,
+/// `zh_Hant_TW`), not a BCP 47 tag (`en-US`).
+fn parse_locale(s: &str) -> Result<String, String> {
+    if refract::facts::locale_variants::is_locale(s) {
+        Ok(s.to_string())
+    } else {
+        Err(format!(
+            "{s:?} is not a locale as bundle names spell it: a language of two or three lower-case \
+             letters, then script, country and variant, each after `_` (en, en_US, zh_Hant_TW){}",
+            if s.contains('-') { format!("; did you mean {}?", s.replace('-', "_")) } else { String::new() }
+        ))
+    }
+}
+
 /// The roots `--roots` adds.
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum RootsChoice {
@@ -547,6 +566,7 @@ fn run(cli: Cli) -> Result<()> {
             reflection,
             spec,
             member_arrays,
+            locales,
             models_off,
             var_order,
             output,
@@ -562,6 +582,7 @@ fn run(cli: Cli) -> Result<()> {
                 jvm_roots: roots.contains(&RootsChoice::Jvm),
                 spec,
                 member_arrays,
+                locales,
                 models_off,
                 var_order,
                 observer: Default::default(),

@@ -1565,6 +1565,51 @@ fn resource_bundles_in_java_base_load_their_locale_variants() {
     }
 }
 
+/// With `--locale en_US`, the run's locale is known: the bundle loads
+/// `r.Messages_en` (a candidate of `en_US`) and not `r.Messages_de_CH`;
+/// the database says which locale it assumed, and a BCP 47 tag is a
+/// usage error that names the spelling bundles use.
+#[test]
+fn a_given_locale_loads_only_its_bundle_variants() {
+    let dir = tempfile::tempdir().unwrap();
+    let jdk = jdk_of(dir.path(), &["java.base"]);
+    let db = dir.path().join("en.db").display().to_string();
+    let jdk = jdk.display().to_string();
+    let args = [
+        "analyze",
+        &classes(),
+        "--main",
+        "Bundles",
+        "--jdk",
+        &jdk,
+        "-q",
+        "-o",
+        &db,
+    ];
+    refract(&[&args[..], &["--locale", "en_US"]].concat());
+    let exported = refract(&["export", "targets", &db]);
+    let loaded: Vec<&str> = exported
+        .lines()
+        .filter(|l| l.starts_with("java.util.ResourceBundle$Control\tnewBundle0\t"))
+        .filter(|l| l.contains("\tClassLoader.loadClass\tr."))
+        .map(|l| l.rsplit('\t').next().unwrap())
+        .collect();
+    assert_eq!(loaded, ["r.Messages", "r.Messages_en"]);
+    let manifest = std::fs::read_to_string(Path::new(&db).join("metadata.tsv")).unwrap();
+    assert!(manifest.contains("option\tlocale\ten_US\n"), "{manifest}");
+    let out = Command::new(env!("CARGO_BIN_EXE_refract"))
+        .args(args)
+        .args(["--locale", "en-US"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("; did you mean en_US?"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// The fixtures whose reflection the JDK's own configuration drives
 /// (`fixtures/src/configuration`).
 fn configuration_classes() -> String {

@@ -45,6 +45,10 @@ pub struct AnalysisOptions {
     /// `queries/reflection-member-arrays.dl`); off, they stay empty, as in
     /// the paper's implementation.
     pub member_arrays: bool,
+    /// The locales of the runs (`en_US`): resource bundles load only
+    /// their variants (`runVariant`, see `queries/models/bundles.dl`).
+    /// Empty: every locale of the class path.
+    pub locales: Vec<String>,
     /// Models of `queries/models/` switched off (see
     /// [`super::variant::MODEL_NAMES`]): their relations stay empty, so
     /// that a model's cost and gain can be measured on the same facts.
@@ -339,6 +343,11 @@ fn analyze_unguarded(
             .map(|t| vec![t as u64]);
         inputs.push((rid, launched.collect()));
     }
+    // The bundle variants of the runs' locales (queries/models/bundles.dl).
+    if let Some(rid) = solver.prog.relation_id("runVariant") {
+        let variants = crate::facts::locale_variants::run_variants(&facts.builder, &opts.locales);
+        inputs.push((rid, variants.into_iter().map(|t| vec![t as u64]).collect()));
+    }
     if let Some(rid) = solver.prog.relation_id("specClass") {
         inputs.push((
             rid,
@@ -394,6 +403,9 @@ fn analyze_unguarded(
     manifest.option("variant", &opts.variant.to_string());
     if opts.member_arrays {
         manifest.option("member-arrays", "on");
+    }
+    if !opts.locales.is_empty() {
+        manifest.option("locale", &opts.locales.join(","));
     }
     if !opts.models_off.is_empty() {
         manifest.option("no-model", &opts.models_off.join(","));

@@ -16,7 +16,7 @@ use fxhash::FxHashMap;
 /// Whether `suffix` (what follows `base_`) reads as a locale: a language
 /// of two or three lower-case letters, then up to three more parts of
 /// letters and digits (script, country, variant).
-fn is_locale(suffix: &str) -> bool {
+pub fn is_locale(suffix: &str) -> bool {
     let mut parts = suffix.split('_');
     let language = parts.next().unwrap_or("");
     let rest: Vec<&str> = parts.collect();
@@ -41,6 +41,41 @@ fn variants<'a>(names: &[&'a str]) -> Vec<(&'a str, &'a str)> {
             }
         }
     }
+    out
+}
+
+/// Whether a bundle variant of locale `suffix` (`en`, `en_US`) is one
+/// that a run in one of `locales` loads: `ResourceBundle.Control.
+/// getCandidateLocales` tries the locale, then the locale without its
+/// last part, down to the language (`en_US_POSIX`, `en_US`, `en`), and
+/// the base bundle. So the variant's parts must begin the run's locale.
+/// Scripts are matched as parts too (`zh_Hant_TW` loads `zh_Hant` and
+/// `zh`); the JDK's special cases (`no_NO_NY`, `ja_JP_JP`) are not.
+pub fn loaded_in(suffix: &str, locales: &[String]) -> bool {
+    locales.iter().any(|l| {
+        l == suffix
+            || l.strip_prefix(suffix)
+                .is_some_and(|rest| rest.starts_with('_'))
+    })
+}
+
+/// The variants of `localeVariant` that a run in one of `locales` loads
+/// (see [`loaded_in`]), as type numbers: all of them when `locales` is
+/// empty (the run's locale is not known).
+pub fn run_variants(b: &FactsBuilder, locales: &[String]) -> Vec<u32> {
+    let mut out: Vec<u32> = (b.rels[R::LocaleVariant as usize].chunks(2))
+        .filter(|pair| {
+            let (base, variant) = (b.types.name(pair[0]), b.types.name(pair[1]));
+            locales.is_empty()
+                || variant
+                    .strip_prefix(base)
+                    .and_then(|s| s.strip_prefix('_'))
+                    .is_some_and(|suffix| loaded_in(suffix, locales))
+        })
+        .map(|pair| pair[1])
+        .collect();
+    out.sort_unstable();
+    out.dedup();
     out
 }
 
@@ -87,6 +122,18 @@ mod tests {
         ] {
             assert!(!is_locale(s), "{s}");
         }
+    }
+
+    #[test]
+    fn a_run_loads_the_variants_its_locale_begins_with() {
+        let run = ["en_US".to_string(), "zh_Hant_TW".to_string()];
+        for yes in ["en", "en_US", "zh", "zh_Hant", "zh_Hant_TW"] {
+            assert!(loaded_in(yes, &run), "{yes}");
+        }
+        for no in ["de", "en_GB", "en_US_POSIX", "e", "zh_TW", "zh_Hans"] {
+            assert!(!loaded_in(no, &run), "{no}");
+        }
+        assert!(!loaded_in("en", &[]));
     }
 
     #[test]
