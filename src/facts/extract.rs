@@ -943,25 +943,7 @@ impl FactsBuilder {
         let g = |v: u32| base + v;
         let (target, desc, resolved) = self.method_ref(&inv.target)?;
         let i = self.sites.len() as u32;
-        // Calls to private methods through invokevirtual/invokeinterface
-        // (nestmates, Java 11+) are bound statically too.
-        let private = resolved
-            && self.hierarchy.get(&inv.target.class).is_some_and(|c| {
-                c.methods
-                    .iter()
-                    .any(|e| e.id == target && e.access & access::PRIVATE != 0)
-            });
-        let direct = matches!(inv.kind, InvokeKind::Static | InvokeKind::Special) || private;
-        // A virtual call of a final class's method, or of a final method,
-        // dispatches to the method it names (JVMS 5.4.6), whatever the
-        // receiver.
-        let sealed = resolved
-            && self.hierarchy.get(&inv.target.class).is_some_and(|c| {
-                c.access & access::FINAL != 0
-                    || c.methods
-                        .iter()
-                        .any(|e| e.id == target && e.access & access::FINAL != 0)
-            });
+        let (direct, sealed) = self.binding(inv, target, resolved);
         self.sites.push(SiteName {
             method: m,
             bci,
@@ -977,6 +959,45 @@ impl FactsBuilder {
         };
         self.add(R::MI, &[m, i, name]);
         self.add(R::Iref, &[i, target]);
+        self.emit_string_flow(inv, base);
+        self.emit_actuals(i, inv, base, arrays);
+        if let Some(r) = inv.result {
+            self.emit_result(i, m, target, inv, g(r), base);
+        }
+        self.add(R::Ithr, &[i, inv.exception.map_or(thrown, g)]);
+        self.max_bci = self.max_bci.max(bci);
+        self.max_line = self.max_line.max(line);
+        self.add(R::Iloc, &[i, m, bci, line]);
+        Some(EmittedCall {
+            site: i,
+            direct,
+            bound: (direct || sealed).then_some(target),
+        })
+    }
+
+    /// How a call to `target` binds: `direct` for static and special
+    /// calls, and for calls of private methods through invokevirtual or
+    /// invokeinterface (nestmates, Java 11+); `sealed` for a virtual call
+    /// of a final class's method or of a final method, which dispatches to
+    /// the method it names whatever the receiver (JVMS 5.4.6).
+    fn binding(&self, inv: &Invoke, target: u32, resolved: bool) -> (bool, bool) {
+        let class = self.hierarchy.get(&inv.target.class).filter(|_| resolved);
+        let has = |flag: u16| {
+            class
+                .is_some_and(|c| (c.methods.iter()).any(|e| e.id == target && e.access & flag != 0))
+        };
+        let direct =
+            matches!(inv.kind, InvokeKind::Static | InvokeKind::Special) || has(access::PRIVATE);
+        let sealed = class.is_some_and(|c| c.access & access::FINAL != 0) || has(access::FINAL);
+        (direct, sealed)
+    }
+
+    /// The string flows of a call of the String and StringBuilder API
+    /// (`stringFlow`, see [`super::reflection_api::string_flow`]): into
+    /// the receiver from the arguments, or into the result from the
+    /// receiver and the arguments.
+    fn emit_string_flow(&mut self, inv: &Invoke, base: u32) {
+        let g = |v: u32| base + v;
         let (into_receiver, into_result) =
             super::reflection_api::string_flow(&inv.target.class, &inv.target.name);
         let ref_args: Vec<u32> = inv.args.iter().flatten().map(|a| g(*a)).collect();
@@ -986,17 +1007,18 @@ impl FactsBuilder {
             }
         }
         if let (true, Some(res)) = (into_result, inv.result) {
-            for &a in inv
-                .receiver
-                .iter()
-                .map(|r| g(*r))
-                .collect::<Vec<_>>()
-                .iter()
-                .chain(&ref_args)
-            {
+            for a in inv.receiver.map(g).into_iter().chain(ref_args) {
                 self.add(R::StringFlow, &[g(res), a]);
             }
         }
+    }
+
+    /// The actual arguments of call `i` (`actual`; the receiver is 0),
+    /// and of those that are arrays the caller allocates, the constant
+    /// length (`actualArrayLength`) or the parameter list a constant
+    /// `Class[]` spells (`actualArrayTypes`).
+    fn emit_actuals(&mut self, i: u32, inv: &Invoke, base: u32, arrays: &ConstantArrays) {
+        let g = |v: u32| base + v;
         let shift = u32::from(inv.kind != InvokeKind::Static);
         if let Some(r) = inv.receiver {
             self.add(R::Actual, &[i, 0, g(r)]);
@@ -1016,33 +1038,30 @@ impl FactsBuilder {
                 }
             }
         }
-        if let Some(r) = inv.result {
-            self.add(R::Iret, &[i, g(r)]);
-            let signature = self.methods.name(target);
-            let application = self.application_methods.contains(&m);
-            if super::reflection_api::is_class_by_name(signature)
-                || (application && super::reflection_api::is_resource_lookup(signature))
-            {
-                self.add(R::ModelledResult, &[i]);
-            } else if let Some(default) = super::reflection_api::string_input(signature) {
-                let kind = InputObject::of(signature, application);
-                self.add(R::ModelledResult, &[i]);
-                let h = self.input_heap(kind);
-                self.add(R::VP0, &[g(r), h]);
-                if let Some(Some(d)) = default.map(|k| inv.args.get(k).copied().flatten()) {
-                    self.add(R::A, &[g(r), g(d)]);
-                }
+    }
+
+    /// The result variable `r` of call `i` of `target` in method `m`
+    /// (`Iret`), and whether the analysis models it instead of the
+    /// callee's return (`modelledResult`): a class looked up by name, a
+    /// resource's URL looked up by the application, or a string from
+    /// outside the program (its input object, and its default argument).
+    fn emit_result(&mut self, i: u32, m: u32, target: u32, inv: &Invoke, r: u32, base: u32) {
+        self.add(R::Iret, &[i, r]);
+        let signature = self.methods.name(target);
+        let application = self.application_methods.contains(&m);
+        if super::reflection_api::is_class_by_name(signature)
+            || (application && super::reflection_api::is_resource_lookup(signature))
+        {
+            self.add(R::ModelledResult, &[i]);
+        } else if let Some(default) = super::reflection_api::string_input(signature) {
+            let kind = InputObject::of(signature, application);
+            self.add(R::ModelledResult, &[i]);
+            let h = self.input_heap(kind);
+            self.add(R::VP0, &[r, h]);
+            if let Some(Some(d)) = default.map(|k| inv.args.get(k).copied().flatten()) {
+                self.add(R::A, &[r, base + d]);
             }
         }
-        self.add(R::Ithr, &[i, inv.exception.map_or(thrown, g)]);
-        self.max_bci = self.max_bci.max(bci);
-        self.max_line = self.max_line.max(line);
-        self.add(R::Iloc, &[i, m, bci, line]);
-        Some(EmittedCall {
-            site: i,
-            direct,
-            bound: (direct || sealed).then_some(target),
-        })
     }
 
     /// A lambda or method reference: a synthetic class implementing the
