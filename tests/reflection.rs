@@ -1536,6 +1536,16 @@ fn the_launcher_loads_the_main_class() {
     assert!(!check.contains("sun.launcher.LauncherHelper"), "{check}");
 }
 
+/// The fixture classes that `ResourceBundle.Control.newBundle0` loads in
+/// an exported targets table.
+fn bundle_classes_loaded(exported: &str) -> Vec<&str> {
+    (exported.lines())
+        .filter(|l| l.starts_with("java.util.ResourceBundle$Control\tnewBundle0\t"))
+        .filter(|l| l.contains("\tClassLoader.loadClass\tr."))
+        .map(|l| l.rsplit('\t').next().unwrap())
+        .collect()
+}
+
 /// Against java.base, `ResourceBundle.getBundle("r.Messages")` loads the
 /// bundle and its locale variants in `Control.newBundle0`: the traced
 /// English run's `r.Messages` and `r.Messages_en`, and `r.Messages_de_CH`,
@@ -1547,12 +1557,7 @@ fn resource_bundles_in_java_base_load_their_locale_variants() {
     let db = analyze_against_java_base(dir.path(), "Bundles", "points-to");
     let db = db.display().to_string();
     let exported = refract(&["export", "targets", &db]);
-    let loaded: Vec<&str> = exported
-        .lines()
-        .filter(|l| l.starts_with("java.util.ResourceBundle$Control\tnewBundle0\t"))
-        .filter(|l| l.contains("\tClassLoader.loadClass\tr."))
-        .map(|l| l.rsplit('\t').next().unwrap())
-        .collect();
+    let loaded = bundle_classes_loaded(&exported);
     assert_eq!(loaded, ["r.Messages", "r.Messages_de_CH", "r.Messages_en"]);
     assert!(!exported.contains("r.MessagesHelper"), "{exported}");
     let trace = root().join("tests/data/traces/Bundles.tsv");
@@ -1588,12 +1593,7 @@ fn a_given_locale_loads_only_its_bundle_variants() {
     ];
     refract(&[&args[..], &["--locale", "en_US"]].concat());
     let exported = refract(&["export", "targets", &db]);
-    let loaded: Vec<&str> = exported
-        .lines()
-        .filter(|l| l.starts_with("java.util.ResourceBundle$Control\tnewBundle0\t"))
-        .filter(|l| l.contains("\tClassLoader.loadClass\tr."))
-        .map(|l| l.rsplit('\t').next().unwrap())
-        .collect();
+    let loaded = bundle_classes_loaded(&exported);
     assert_eq!(loaded, ["r.Messages", "r.Messages_en"]);
     let manifest = std::fs::read_to_string(Path::new(&db).join("metadata.tsv")).unwrap();
     assert!(manifest.contains("option\tlocale\ten_US\n"), "{manifest}");
