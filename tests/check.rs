@@ -274,8 +274,9 @@ fn traces_are_specifications() {
 }
 
 /// The models of typed field accessors, `Array.newInstance`, member
-/// lookups, dynamic proxies, provider files, manifests and resources
-/// opened through their URLs find every
+/// lookups, dynamic proxies, provider files, manifests, resources
+/// opened through their URLs, enumerated property keys and properties
+/// bundles find every
 /// application edge of their fixtures' real runs
 /// (traced by reftrace against JDK 17; the JDK's own rows are not in the
 /// class path of a `--jdk none` database).
@@ -292,6 +293,7 @@ fn the_api_models_find_every_application_edge_of_their_traced_fixtures() {
             "ServiceFiles",
             "Manifests",
             "ResourceUrls",
+            "Registries",
         ],
         &db,
     );
@@ -305,6 +307,7 @@ fn the_api_models_find_every_application_edge_of_their_traced_fixtures() {
             "tests/data/traces/ServiceFiles.tsv",
             "tests/data/traces/Manifests.tsv",
             "tests/data/traces/ResourceUrls.tsv",
+            "tests/data/traces/Registries.tsv",
         ],
     );
     let mut got = application_outcomes(&out);
@@ -351,6 +354,14 @@ fn the_api_models_find_every_application_edge_of_their_traced_fixtures() {
         ("Class.forName", "r.Upper", "found"),
         ("Class.forName", "r.Upper", "found"),
         ("Class.forName", "r.Lower", "found"),
+        ("Class.forName", "r.Lower", "found"),
+        ("Class.forName", "r.Upper", "found"),
+        ("Class.newInstance", "r.Lower", "found"),
+        ("Class.newInstance", "r.Upper", "found"),
+        ("Class.forName", "r.Lower", "found"),
+        ("Class.forName", "r.Upper", "found"),
+        ("Class.forName", "r.Counter", "found"),
+        ("Class.newInstance", "r.Counter", "found"),
     ];
     got.sort();
     let mut want = want.to_vec();

@@ -153,12 +153,17 @@ fn facts_dump_prints_named_tuples() {
 /// fits (`"META-INF/services/" + service.getName()`), and the whole name
 /// of a provider file (`ResourceUrls`' `getResources`). The class name
 /// `"r.Plugin"` does not name `META-INF/services/r.Plugin`: `META-INF` is
-/// not a package.
+/// not a package. The keys of a properties file that name classes have
+/// an object of their own (`resourceKeys`), and a bundle's base name
+/// names each locale's file (`bundleNamed`: `"r.drivers"` names
+/// r/drivers.properties and r/drivers_de.properties; SpecInput's `"r." +
+/// input` names every bundle of package r).
 #[test]
 fn strings_name_the_resources_of_the_class_path() {
     let r = refract()
         .args(["facts", &fixture("reflection"), "--jdk", "none", "-q"])
         .args(["--dump", "resourceNamed", "--dump", "resourceTextClass"])
+        .args(["--dump", "resourceKeys", "--dump", "bundleNamed"])
         .output()
         .unwrap();
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
@@ -166,6 +171,7 @@ fn strings_name_the_resources_of_the_class_path() {
         String::from_utf8(r.stdout).unwrap(),
         "# resourceNamed\n\
          name\tstream\n\
+         \"/r/registry.properties\"\t<resource r/registry.properties>\n\
          \"/r/tools.properties\"\t<resource r/tools.properties>\n\
          \"META-INF/services/r.Plugin\"\t<resource META-INF/services/r.Plugin>\n\
          \"r/shapes.properties\"\t<resource r/shapes.properties>\n\
@@ -173,8 +179,13 @@ fn strings_name_the_resources_of_the_class_path() {
          \n\
          # resourceTextClass\n\
          text\ttype\n\
+         <keys of r/registry.properties>\tr.Lower\n\
+         <keys of r/registry.properties>\tr.Upper\n\
          <resource line>\tr.Lower\n\
          <resource line>\tr.Upper\n\
+         <resource property key>\tr.Lower\n\
+         <resource property key>\tr.Upper\n\
+         <resource property>\tr.Counter\n\
          <resource property>\tr.Lower\n\
          <resource property>\tr.Shape\n\
          <resource property>\tr.Upper\n\
@@ -182,7 +193,24 @@ fn strings_name_the_resources_of_the_class_path() {
          <text of META-INF/services/r.Plugin>\tr.Upper\n\
          <text of plugins.properties>\tr.Lower\n\
          <text of plugins.properties>\tr.Shape\n\
+         <text of r/drivers.properties>\tr.Counter\n\
+         <text of r/drivers_de.properties>\tr.Shape\n\
          <text of r/shapes.properties>\tr.Shape\n\
-         <text of r/tools.properties>\tr.Upper\n"
+         <text of r/tools.properties>\tr.Upper\n\
+         \n\
+         # resourceKeys\n\
+         stream\tkeys\n\
+         <resource r/registry.properties>\t<keys of r/registry.properties>\n\
+         <resource stream>\t<resource property key>\n\
+         \n\
+         # bundleNamed\n\
+         name\tbundle\n\
+         \"r.drivers\"\t<bundle r/drivers.properties>\n\
+         \"r.drivers\"\t<bundle r/drivers_de.properties>\n\
+         <SpecInput: void main(java.lang.String[])>[24@L10] concat\t<bundle r/drivers.properties>\n\
+         <SpecInput: void main(java.lang.String[])>[24@L10] concat\t<bundle r/drivers_de.properties>\n\
+         <SpecInput: void main(java.lang.String[])>[24@L10] concat\t<bundle r/registry.properties>\n\
+         <SpecInput: void main(java.lang.String[])>[24@L10] concat\t<bundle r/shapes.properties>\n\
+         <SpecInput: void main(java.lang.String[])>[24@L10] concat\t<bundle r/tools.properties>\n"
     );
 }

@@ -43,6 +43,7 @@ const IDIOMS: &[&str] = &[
     "Properties",
     "Resources",
     "ResourceUrls",
+    "Registries",
     "Holders",
     "ArrayElements",
     "TypedFields",
@@ -805,7 +806,7 @@ fn bad_specifications_and_roots_are_reported() {
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
          (classes with a main method: Annotated, Arity, ArrayElements, Bundles, Callbacks, Casts, \
-         Concatenated, ConstantForName, Constructors, Containers, and 31 more)\n"
+         Concatenated, ConstantForName, Constructors, Containers, and 32 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),

@@ -71,6 +71,9 @@ pub struct ResourceFile {
     /// The names it holds: a service's providers (binary names, in the
     /// file's order), or a properties file's or manifest's values.
     pub names: Vec<String>,
+    /// A properties file's keys, in the file's order (none for the other
+    /// kinds).
+    pub keys: Vec<String>,
 }
 
 /// The kinds of [`ResourceFile`].
@@ -93,12 +96,13 @@ pub enum ResourceKind {
 /// properties files a few kilobytes).
 const MAX_RESOURCE_BYTES: u64 = 1 << 20;
 
-/// The values of a `.properties` file (`java.util.Properties.load`):
-/// `key=value`, `key:value` or `key value` per logical line, `#` and `!`
-/// comments, a backslash at the end of a line continuing it, and the
-/// escapes `\t`, `\n`, `\uXXXX` and `\x` for any other `x`.
-pub fn parse_properties_values(text: &str) -> Vec<String> {
-    let mut values = Vec::new();
+/// The entries of a `.properties` file (`java.util.Properties.load`), as
+/// (key, value): `key=value`, `key:value` or `key value` per logical
+/// line, `#` and `!` comments, a backslash at the end of a line
+/// continuing it, and in keys and values the escapes `\t`, `\n`,
+/// `\uXXXX` and `\x` for any other `x`.
+pub fn parse_properties(text: &str) -> Vec<(String, String)> {
+    let mut entries = Vec::new();
     let mut lines = text.lines();
     while let Some(first) = lines.next() {
         let mut line = first.trim_start().to_string();
@@ -115,14 +119,16 @@ pub fn parse_properties_values(text: &str) -> Vec<String> {
         }
         let mut chars = line.chars().peekable();
         // The key ends at an unescaped '=', ':' or blank.
-        let mut escaped = false;
-        for c in chars.by_ref() {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '=' || c == ':' || c.is_whitespace() {
+        let mut key = String::new();
+        while let Some(&c) = chars.peek() {
+            if c == '=' || c == ':' || c.is_whitespace() {
                 break;
+            }
+            chars.next();
+            if c == '\\' {
+                unescape(&mut chars, &mut key);
+            } else {
+                key.push(c);
             }
         }
         while chars.peek().is_some_and(|c| c.is_whitespace()) {
@@ -136,28 +142,35 @@ pub fn parse_properties_values(text: &str) -> Vec<String> {
         }
         let mut value = String::new();
         while let Some(c) = chars.next() {
-            if c != '\\' {
+            if c == '\\' {
+                unescape(&mut chars, &mut value);
+            } else {
                 value.push(c);
-                continue;
-            }
-            match chars.next() {
-                Some('t') => value.push('\t'),
-                Some('n') => value.push('\n'),
-                Some('r') => value.push('\r'),
-                Some('f') => value.push('\u{c}'),
-                Some('u') => {
-                    let hex: String = chars.by_ref().take(4).collect();
-                    if let Some(c) = u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
-                        value.push(c);
-                    }
-                }
-                Some(other) => value.push(other),
-                None => {}
             }
         }
-        values.push(value);
+        entries.push((key, value));
     }
-    values
+    entries
+}
+
+/// Appends to `out` the character that the escape after a backslash
+/// stands for in a `.properties` file (nothing for a backslash that ends
+/// the line).
+fn unescape(chars: &mut std::iter::Peekable<std::str::Chars<'_>>, out: &mut String) {
+    match chars.next() {
+        Some('t') => out.push('\t'),
+        Some('n') => out.push('\n'),
+        Some('r') => out.push('\r'),
+        Some('f') => out.push('\u{c}'),
+        Some('u') => {
+            let hex: String = chars.by_ref().take(4).collect();
+            if let Some(c) = u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                out.push(c);
+            }
+        }
+        Some(other) => out.push(other),
+        None => {}
+    }
 }
 
 /// The attribute values of a manifest (the JAR File Specification):
@@ -496,18 +509,20 @@ impl Reader<'_> {
     /// Records a resource file read from `location`.
     fn resource(&mut self, location: String, name: String, kind: ResourceKind, text: &[u8]) {
         let text = String::from_utf8_lossy(text);
-        let names = match kind {
-            ResourceKind::Services(_) => parse_service_file(&text),
+        let (names, keys) = match kind {
+            ResourceKind::Services(_) => (parse_service_file(&text), Vec::new()),
             ResourceKind::Properties | ResourceKind::JdkConfiguration => {
-                parse_properties_values(&text)
+                let (keys, values) = parse_properties(&text).into_iter().unzip();
+                (values, keys)
             }
-            ResourceKind::Manifest => parse_manifest_values(&text),
+            ResourceKind::Manifest => (parse_manifest_values(&text), Vec::new()),
         };
         self.resources.push(ResourceFile {
             location,
             name,
             kind,
             names,
+            keys,
         });
     }
 
@@ -663,12 +678,13 @@ mod tests {
     }
 
     #[test]
-    fn properties_values_follow_properties_load() {
+    fn properties_entries_follow_properties_load() {
         let text = "# tasks\n! also a comment\necho=a.b.Echo\n  copy : a.b.Copy\nzip a.b.\\\n   Zip\nkey\\=x=v\\u0041\\t\nempty\n";
-        assert_eq!(
-            parse_properties_values(text),
-            ["a.b.Echo", "a.b.Copy", "a.b.Zip", "vA\t", ""]
-        );
+        let entries = parse_properties(text);
+        let keys: Vec<&str> = entries.iter().map(|(k, _)| k.as_str()).collect();
+        let values: Vec<&str> = entries.iter().map(|(_, v)| v.as_str()).collect();
+        assert_eq!(keys, ["echo", "copy", "zip", "key=x", "empty"]);
+        assert_eq!(values, ["a.b.Echo", "a.b.Copy", "a.b.Zip", "vA\t", ""]);
         assert_eq!(
             resource_kind("a/b/defaults.properties"),
             Some(ResourceKind::Properties)

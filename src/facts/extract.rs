@@ -9,6 +9,7 @@ use crate::classfile::descriptor::{
     method_signature, subsignature, MethodDesc,
 };
 use crate::classfile::model::{access, ClassInfo, Code, MemberRef};
+use crate::classpath::{ResourceFile, ResourceKind};
 use crate::ir::parameter_types::{parameter_list, parameter_lists, MAX_PARAMETERS};
 use crate::ir::string_builders::{concat_affixes, Affixes};
 use crate::ir::{ConcatPart, Invoke, InvokeKind, MethodIr, Stmt, Var};
@@ -129,6 +130,10 @@ pub struct FactsBuilder {
     /// The class path's resources that name classes, by name, and the
     /// object of their streams (see [`Self::add_resources`]).
     resource_streams: Vec<(String, u32)>,
+    /// The properties files of [`Self::add_resources`] as bundles: the
+    /// base name that `ResourceBundle.getBundle` takes for each, and the
+    /// object of the bundle.
+    bundle_files: Vec<(String, u32)>,
     /// The calls whose result their method only returns, with a known
     /// callee and some of the method's parameters as arguments (see
     /// `lift_returned_parameters`).
@@ -207,6 +212,7 @@ impl FactsBuilder {
             concat_heaps: Vec::new(),
             concat_texts: Vec::new(),
             resource_streams: Vec::new(),
+            bundle_files: Vec::new(),
             returned_calls: Vec::new(),
         };
         let object = b.types.intern("java.lang.Object");
@@ -466,34 +472,37 @@ impl FactsBuilder {
         }
     }
 
-    /// Records the class path's resources that name classes (`resources`:
-    /// each one's name, the names it holds, and whether it is a properties
-    /// file rather than a provider file), for a program that reads them
-    /// itself (`queries/models/resources.dl`): per resource, the object of
-    /// its streams and of its text (`resourceFile`), of its URL
-    /// (`resourceUrl`) and of the Enumeration of its URLs (`resourceUrls`),
-    /// and the classes its text names (`resourceTextClass`). A resource not known by name has
-    /// one stream (`anyResource`), whose lines name every class that a
-    /// provider file names (`anyResourceLine`) and whose properties every
-    /// class that a properties file names (`anyProperties`). A resource
-    /// that several jars hold is one. Which strings name which resource
-    /// is found once every string is known ([`Self::name_resources`]).
-    pub fn add_resources(&mut self, mut resources: Vec<(String, Vec<String>, bool)>) {
-        resources.sort();
+    /// Records the class path's resources that name classes (the
+    /// provider files and properties files of `resources`), for a program
+    /// that reads them itself (`queries/models/resources.dl`): per
+    /// resource, the object of its streams and of its text
+    /// (`resourceFile`), of its URL (`resourceUrl`) and of the
+    /// Enumeration of its URLs (`resourceUrls`), and the classes its text
+    /// names (`resourceTextClass`); for a properties file, the object of
+    /// its keys where they name classes (`resourceKeys`), and the
+    /// PropertyResourceBundle that `ResourceBundle.getBundle` makes of it
+    /// (`bundleFile`). A resource not known by name has one stream
+    /// (`anyResource`), whose lines name every class that a provider file
+    /// names (`anyResourceLine`), whose properties every class that a
+    /// properties file's values name (`anyProperties`) and whose keys
+    /// every class that their keys name. A resource that several jars
+    /// hold is one. Which strings name which resource or bundle is found
+    /// once every string is known ([`Self::name_resources`]).
+    pub fn add_resources(&mut self, mut resources: Vec<ResourceFile>) {
+        resources.sort_by(|a, b| a.name.cmp(&b.name));
         let mut lines: Vec<String> = Vec::new();
         let mut values: Vec<String> = Vec::new();
-        let mut k = 0;
-        while k < resources.len() {
-            let name = resources[k].0.clone();
-            let mut names: Vec<String> = Vec::new();
-            while k < resources.len() && resources[k].0 == name {
-                let (_, held, properties) = &resources[k];
-                names.extend(held.iter().cloned());
-                if *properties { &mut values } else { &mut lines }.extend(held.iter().cloned());
-                k += 1;
-            }
-            let classes = self.named_classes(&names);
-            if classes.is_empty() {
+        let mut all_keys: Vec<String> = Vec::new();
+        for group in resources.chunk_by(|a, b| a.name == b.name) {
+            let name = &group[0].name;
+            let properties = group[0].kind == ResourceKind::Properties;
+            let held: Vec<String> = group.iter().flat_map(|r| r.names.clone()).collect();
+            let keys: Vec<String> = group.iter().flat_map(|r| r.keys.clone()).collect();
+            if properties { &mut values } else { &mut lines }.extend(held.iter().cloned());
+            all_keys.extend(keys.iter().cloned());
+            let classes = self.named_classes(&held);
+            let key_classes = self.named_classes(&keys);
+            if classes.is_empty() && key_classes.is_empty() {
                 continue;
             }
             let stream = self.new_heap(None, format!("<resource {name}>"), "java.io.InputStream");
@@ -506,7 +515,20 @@ impl FactsBuilder {
             for &t in &classes {
                 self.add(R::ResourceTextClass, &[text, t]);
             }
-            self.resource_streams.push((name, stream));
+            if !key_classes.is_empty() {
+                let k = self.new_heap(None, format!("<keys of {name}>"), "java.lang.String");
+                self.add(R::ResourceKeys, &[stream, k]);
+                for &t in &key_classes {
+                    self.add(R::ResourceTextClass, &[k, t]);
+                }
+            }
+            if let Some(base) = properties.then(|| bundle_base_name(name)).flatten() {
+                let ty = "java.util.PropertyResourceBundle";
+                let bundle = self.new_heap(None, format!("<bundle {name}>"), ty);
+                self.add(R::BundleFile, &[bundle, stream]);
+                self.bundle_files.push((base, bundle));
+            }
+            self.resource_streams.push((name.clone(), stream));
         }
         let any = self.new_heap(None, "<resource stream>".into(), "java.io.InputStream");
         self.add(R::AnyResource, &[any]);
@@ -518,6 +540,14 @@ impl FactsBuilder {
             self.add(rel, &[h]);
             for t in self.named_classes(&names) {
                 self.add(R::ResourceTextClass, &[h, t]);
+            }
+        }
+        let key_classes = self.named_classes(&all_keys);
+        if !key_classes.is_empty() {
+            let k = self.new_heap(None, "<resource property key>".into(), "java.lang.String");
+            self.add(R::ResourceKeys, &[any, k]);
+            for t in key_classes {
+                self.add(R::ResourceTextClass, &[k, t]);
             }
         }
     }
@@ -564,14 +594,7 @@ impl FactsBuilder {
         for (h, a) in &self.concat_texts {
             let prefix = a.prefix.strip_prefix('/').unwrap_or(&a.prefix);
             for (name, stream) in &self.resource_streams {
-                let fits = if a.exact {
-                    name == prefix
-                } else {
-                    name.len() >= prefix.len() + a.suffix.len()
-                        && name.starts_with(prefix)
-                        && name.ends_with(a.suffix.as_str())
-                };
-                if fits {
+                if a.fits(prefix, name) {
                     rows.push((*h, *stream));
                 }
             }
@@ -580,6 +603,35 @@ impl FactsBuilder {
         rows.dedup();
         for (h, s) in rows {
             self.add(R::ResourceNamed, &[h, s]);
+        }
+        self.name_bundles();
+    }
+
+    /// The strings that name the base name of a bundle of
+    /// [`Self::add_resources`] (`bundleNamed`): a constant whose text is
+    /// the base name, or a concatenation whose known start and end fit it.
+    fn name_bundles(&mut self) {
+        let mut by_base: FxHashMap<&str, Vec<u32>> = FxHashMap::default();
+        for (base, bundle) in &self.bundle_files {
+            by_base.entry(base.as_str()).or_default().push(*bundle);
+        }
+        let mut rows: Vec<(u32, u32)> = Vec::new();
+        for (text, &h) in &self.string_heaps {
+            if let Some(bundles) = by_base.get(text.as_str()) {
+                rows.extend(bundles.iter().map(|&b| (h, b)));
+            }
+        }
+        for (h, a) in &self.concat_texts {
+            for (base, bundle) in &self.bundle_files {
+                if a.fits(&a.prefix, base) {
+                    rows.push((*h, *bundle));
+                }
+            }
+        }
+        rows.sort_unstable();
+        rows.dedup();
+        for (h, b) in rows {
+            self.add(R::BundleNamed, &[h, b]);
         }
     }
 
@@ -1763,4 +1815,50 @@ fn lambda_body(
 /// identifiers.
 fn is_package_path(path: &str) -> bool {
     path.split('/').all(super::strings::is_identifier)
+}
+
+/// The base name that `ResourceBundle.getBundle` takes for the properties
+/// file `name` (`a/b/Messages_en_US.properties` -> `a.b.Messages`): its
+/// path without `.properties` and without a locale suffix (see
+/// [`super::locale_variants::is_locale`]), with dots for slashes, as
+/// `ResourceBundle.Control.toBundleName` and `toResourceName` build the
+/// file's name from them (JDK 17).
+fn bundle_base_name(name: &str) -> Option<String> {
+    let stem = name.strip_suffix(".properties")?;
+    let file_start = stem.rfind('/').map_or(0, |k| k + 1);
+    let file = &stem[file_start..];
+    let base_len = (file.match_indices('_'))
+        .map(|(k, _)| k)
+        .find(|&k| k > 0 && super::locale_variants::is_locale(&file[k + 1..]))
+        .unwrap_or(file.len());
+    let base = &stem[..file_start + base_len];
+    (!base.is_empty()).then(|| base.replace('/', "."))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bundle_base_name;
+
+    #[test]
+    fn a_properties_file_s_bundle_base_name_drops_its_locale() {
+        let base = |name| bundle_base_name(name);
+        assert_eq!(
+            base("a/b/Messages.properties").as_deref(),
+            Some("a.b.Messages")
+        );
+        assert_eq!(
+            base("a/b/Messages_en_US.properties").as_deref(),
+            Some("a.b.Messages")
+        );
+        assert_eq!(
+            base("My_Messages_de.properties").as_deref(),
+            Some("My_Messages")
+        );
+        assert_eq!(
+            base("r/drivers_zh_Hant_TW.properties").as_deref(),
+            Some("r.drivers")
+        );
+        assert_eq!(base("a/_en.properties").as_deref(), Some("a._en"));
+        assert_eq!(base("a/b/notes.txt"), None);
+    }
 }

@@ -97,21 +97,21 @@ pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> Program
         },
         &mut problems,
     );
-    // The class path's resources that name classes, by name: properties
-    // files (their values) and provider files (their lines); see
+    // The class path's resources that may name classes: properties files
+    // (their keys and values) and provider files (their lines); see
     // `resourceFile`.
-    let mut resources: Vec<(String, Vec<String>, bool)> = Vec::new();
+    let mut resources: Vec<crate::classpath::ResourceFile> = Vec::new();
     // The values of the jars' manifests (see `manifestClass`).
     let mut manifest_values: Vec<String> = Vec::new();
     // The values of the JDK's configuration files (see `configClass`).
     let mut configuration_values: Vec<String> = Vec::new();
     for f in files {
         match f.kind {
-            crate::classpath::ResourceKind::Services(service) => {
-                resources.push((f.name, f.names.clone(), false));
-                services.push((service, f.names))
+            crate::classpath::ResourceKind::Services(ref service) => {
+                services.push((service.clone(), f.names.clone()));
+                resources.push(f);
             }
-            crate::classpath::ResourceKind::Properties => resources.push((f.name, f.names, true)),
+            crate::classpath::ResourceKind::Properties => resources.push(f),
             crate::classpath::ResourceKind::Manifest => manifest_values.extend(f.names),
             crate::classpath::ResourceKind::JdkConfiguration => {
                 configuration_values.extend(f.names)

@@ -54,15 +54,7 @@ impl<T> NameIndex<T> {
     /// concatenation, else starting with its prefix and ending with its
     /// suffix, with room for the unknown part between them.
     fn fits(&self, a: &Affixes) -> Vec<&T> {
-        let fits = |name: &str| {
-            if a.exact {
-                name == a.prefix
-            } else {
-                name.len() >= a.prefix.len() + a.suffix.len()
-                    && name.starts_with(&a.prefix)
-                    && name.ends_with(&a.suffix)
-            }
-        };
+        let fits = |name: &str| a.fits(&a.prefix, name);
         if a.exact || !a.prefix.is_empty() {
             self.forward[starting(&self.forward, &a.prefix)]
                 .iter()

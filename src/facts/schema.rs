@@ -298,7 +298,16 @@ relations! {
         "a property loaded from a resource not known by name: it names the classes of every .properties file's values";
     ResourceTextClass => "resourceTextClass",
         [("text", "H"), ("type", "T")],
-        "a class that the text of a resource names: a value of a .properties file, a line of a META-INF/services file";
+        "a class that the text of a resource names: a value of a .properties file, a line of a META-INF/services file (or, for the text of resourceKeys, a key of a .properties file)";
+    ResourceKeys => "resourceKeys",
+        [("stream", "H"), ("keys", "H")],
+        "the object of the keys of the .properties file that the stream reads, for a program that enumerates them (Properties.stringPropertyNames, propertyNames, keySet)";
+    BundleFile => "bundleFile",
+        [("bundle", "H"), ("stream", "H")],
+        "a .properties file of the class path as the PropertyResourceBundle that ResourceBundle.getBundle makes of it, and the stream that reads it";
+    BundleNamed => "bundleNamed",
+        [("name", "H"), ("bundle", "H")],
+        "a string (a constant, or a concatenation whose known text fits) names the base name of the bundle: its file's path without `.properties` and without a locale suffix, with dots for slashes";
     ResourceNamed => "resourceNamed",
         [("name", "H"), ("stream", "H")],
         "a string (a constant, or a concatenation whose known text fits) names the resource: its path, with or without a leading slash, or its path's end after a slash (relative to a class's package)";

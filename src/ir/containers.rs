@@ -494,8 +494,16 @@ const SAME_KIND: &[&str] = &[
     "descendingSet",
 ];
 
-/// Methods that return a view of a map's keys.
-const KEY_VIEWS: &[&str] = &["keySet", "navigableKeySet", "descendingKeySet", "keys"];
+/// Methods that return a view of a map's keys (a `Properties` object's
+/// names are its keys).
+const KEY_VIEWS: &[&str] = &[
+    "keySet",
+    "navigableKeySet",
+    "descendingKeySet",
+    "keys",
+    "propertyNames",
+    "stringPropertyNames",
+];
 
 /// The statements that answer one call, added to a method body.
 struct Answer<'a> {

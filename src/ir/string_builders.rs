@@ -244,6 +244,22 @@ pub struct Affixes {
     pub exact: bool,
 }
 
+impl Affixes {
+    /// Whether `name` may be the concatenation's text, with `prefix` for
+    /// its known start: equal to it for an exact concatenation, else
+    /// starting with it and ending with the suffix, with room for the
+    /// unknown part between them.
+    pub fn fits(&self, prefix: &str, name: &str) -> bool {
+        if self.exact {
+            name == prefix
+        } else {
+            name.len() >= prefix.len() + self.suffix.len()
+                && name.starts_with(prefix)
+                && name.ends_with(self.suffix.as_str())
+        }
+    }
+}
+
 /// How deep [`concat_affixes`] follows a part that is itself a
 /// concatenation.
 const MAX_DEPTH: u32 = 4;
