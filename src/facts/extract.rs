@@ -8,7 +8,7 @@ use crate::classfile::descriptor::{
     element_type, escape_string, field_signature, field_type, is_reference, method_desc,
     method_signature, subsignature, MethodDesc,
 };
-use crate::classfile::model::{access, ClassInfo, Code, MemberRef};
+use crate::classfile::model::{access, ClassInfo, Code, FieldDecl, MemberRef, MethodDecl};
 use crate::classpath::{ResourceFile, ResourceKind};
 use crate::ir::parameter_types::{parameter_list, parameter_lists, MAX_PARAMETERS};
 use crate::ir::string_builders::{concat_affixes, Affixes};
@@ -306,75 +306,12 @@ impl FactsBuilder {
             let at = self.types.intern(a);
             self.add(R::ClassAnnotation, &[t, at]);
         }
-        let mut methods = Vec::with_capacity(c.methods.len());
-        for m in &c.methods {
-            let Some(desc) = method_desc(&m.desc) else {
-                continue;
-            };
-            let id = self
-                .methods
-                .intern(&method_signature(&c.name, &m.name, &desc));
-            let key = self.names.intern(&subsignature(&m.name, &desc));
-            methods.push(MethodEntry {
-                name: m.name.clone(),
-                desc: m.desc.clone(),
-                access: m.access,
-                id,
-                key,
-            });
-            self.add(R::DeclaresMethod, &[t, id]);
-            self.add(R::MethodSig, &[id, key]);
-            for a in &m.annotations {
-                let at = self.types.intern(a);
-                self.add(R::MethodAnnotation, &[id, at]);
-            }
-            let rt = self.types.intern(&desc.ret);
-            self.add(R::MethodRet, &[id, rt]);
-            self.add_parameters(id, &desc.params);
-            self.modifiers_of(R::MethodModifier, id, m.access, false, false);
-            if !is_library {
-                self.add(R::ApplicationMethod, &[id]);
-                self.application_methods.insert(id);
-            }
-            match m.name.as_str() {
-                "<init>" => {
-                    self.add(R::Constructor, &[t, id]);
-                    if desc.params.is_empty() {
-                        self.add(R::DefaultConstructor, &[t, id]);
-                    }
-                }
-                "<clinit>" => self.add(R::Clinit, &[t, id]),
-                "main"
-                    if m.desc == "([Ljava/lang/String;)V"
-                        && m.access & (access::PUBLIC | access::STATIC)
-                            == access::PUBLIC | access::STATIC =>
-                {
-                    self.add(R::MainMethod, &[id])
-                }
-                _ => {}
-            }
-        }
-        let mut fields = Vec::with_capacity(c.fields.len());
-        for f in &c.fields {
-            let Some((ty, "")) = field_type(&f.desc) else {
-                continue;
-            };
-            let id = self.fields.intern(&field_signature(&c.name, &f.name, &ty));
-            fields.push(FieldEntry {
-                name: f.name.clone(),
-                desc: f.desc.clone(),
-                access: f.access,
-                id,
-            });
-            self.add(R::DeclaresField, &[t, id]);
-            for a in &f.annotations {
-                let at = self.types.intern(a);
-                self.add(R::FieldAnnotation, &[id, at]);
-            }
-            let ft = self.types.intern(&ty);
-            self.add(R::FieldType, &[id, ft]);
-            self.modifiers_of(R::FieldModifier, id, f.access, false, true);
-        }
+        let methods: Vec<MethodEntry> = (c.methods.iter())
+            .filter_map(|m| self.declare_method(t, &c.name, m, is_library))
+            .collect();
+        let fields: Vec<FieldEntry> = (c.fields.iter())
+            .filter_map(|f| self.declare_field(t, &c.name, f))
+            .collect();
         for s in c.super_name.iter().chain(&c.interfaces) {
             let st = self.types.intern(s);
             self.add(R::Subtype, &[t, st]);
@@ -386,6 +323,85 @@ impl FactsBuilder {
             access: c.access,
             methods,
             fields,
+        })
+    }
+
+    /// Declares method `m` of class `t` (named `class`): its signature,
+    /// sub-signature, return and parameter types, modifiers and
+    /// annotations, and whether it is a constructor, a static initialiser,
+    /// a `main` or the application's. None for a malformed descriptor.
+    fn declare_method(
+        &mut self,
+        t: u32,
+        class: &str,
+        m: &MethodDecl,
+        is_library: bool,
+    ) -> Option<MethodEntry> {
+        let desc = method_desc(&m.desc)?;
+        let id = self
+            .methods
+            .intern(&method_signature(class, &m.name, &desc));
+        let key = self.names.intern(&subsignature(&m.name, &desc));
+        self.add(R::DeclaresMethod, &[t, id]);
+        self.add(R::MethodSig, &[id, key]);
+        for a in &m.annotations {
+            let at = self.types.intern(a);
+            self.add(R::MethodAnnotation, &[id, at]);
+        }
+        let rt = self.types.intern(&desc.ret);
+        self.add(R::MethodRet, &[id, rt]);
+        self.add_parameters(id, &desc.params);
+        self.modifiers_of(R::MethodModifier, id, m.access, false, false);
+        if !is_library {
+            self.add(R::ApplicationMethod, &[id]);
+            self.application_methods.insert(id);
+        }
+        match m.name.as_str() {
+            "<init>" => {
+                self.add(R::Constructor, &[t, id]);
+                if desc.params.is_empty() {
+                    self.add(R::DefaultConstructor, &[t, id]);
+                }
+            }
+            "<clinit>" => self.add(R::Clinit, &[t, id]),
+            "main"
+                if m.desc == "([Ljava/lang/String;)V"
+                    && m.access & (access::PUBLIC | access::STATIC)
+                        == access::PUBLIC | access::STATIC =>
+            {
+                self.add(R::MainMethod, &[id])
+            }
+            _ => {}
+        }
+        Some(MethodEntry {
+            name: m.name.clone(),
+            desc: m.desc.clone(),
+            access: m.access,
+            id,
+            key,
+        })
+    }
+
+    /// Declares field `f` of class `t` (named `class`): its signature,
+    /// type, modifiers and annotations. None for a malformed descriptor.
+    fn declare_field(&mut self, t: u32, class: &str, f: &FieldDecl) -> Option<FieldEntry> {
+        let Some((ty, "")) = field_type(&f.desc) else {
+            return None;
+        };
+        let id = self.fields.intern(&field_signature(class, &f.name, &ty));
+        self.add(R::DeclaresField, &[t, id]);
+        for a in &f.annotations {
+            let at = self.types.intern(a);
+            self.add(R::FieldAnnotation, &[id, at]);
+        }
+        let ft = self.types.intern(&ty);
+        self.add(R::FieldType, &[id, ft]);
+        self.modifiers_of(R::FieldModifier, id, f.access, false, true);
+        Some(FieldEntry {
+            name: f.name.clone(),
+            desc: f.desc.clone(),
+            access: f.access,
+            id,
         })
     }
 

@@ -385,40 +385,122 @@ pub fn lower_method(
     let is_static = m.access & access::STATIC != 0;
     let cfg = build_cfg(code)?;
     let mut ir = MethodIr::skeleton(is_static, &class.name, &desc.params, &desc.ret);
-
-    let max_locals = code.max_locals as usize;
-    let entry = entry_state(&ir, &desc, is_static, max_locals)?;
-
+    let entry = entry_state(&ir, &desc, is_static, code.max_locals as usize)?;
     // Pass 1: kinds.
-    let nb = cfg.blocks.len();
     let kinds = infer_kinds(class, &cfg, &entry)?;
-
-    // Block order and predecessors.
-    let order = reverse_post_order(&cfg, &kinds);
-    let mut rank = vec![usize::MAX; nb];
-    for (r, &b) in order.iter().enumerate() {
-        rank[b] = r;
+    let blocks = BlockOrder::new(&cfg, &kinds);
+    let mut copies: Vec<Var> = Vec::new();
+    let phis = merge_states(&mut ir, &cfg, &blocks, &kinds, &mut copies);
+    // The calls behind a null test (see [`super::null_guards`]); methods
+    // without one need no dominators.
+    let has_null_tests = (cfg.insns.iter()).any(|i| matches!(i.op, op::IFNULL | op::IFNONNULL));
+    let idom = if has_null_tests {
+        blocks.dominators(&cfg)
+    } else {
+        vec![None; cfg.blocks.len()]
+    };
+    // Pass 2: variables.
+    let mut pass = VariablePass::new(class, &cfg, &blocks, &phis, &entry, &idom, copies);
+    for &b in &blocks.order {
+        pass.translate(&mut ir, b)?;
     }
-    let mut preds = vec![Vec::new(); nb];
-    for &b in &order {
-        for &s in &cfg.blocks[b].succs {
-            preds[s].push(b);
+    let VariablePass {
+        exits,
+        mut edges,
+        copies,
+        ..
+    } = pass;
+    // Values flowing along edges into merge blocks.
+    assign_merge_edges(&mut ir, &cfg, &blocks.order, &exits, &phis, &mut edges);
+    if string_builders::makes_builder(&ir) {
+        let idom = if has_null_tests {
+            idom
+        } else {
+            blocks.dominators(&cfg)
+        };
+        let starts = (cfg.blocks.iter()).map(|b| cfg.insns[b.start].pc).collect();
+        let succs = (cfg.blocks.iter())
+            .map(|b| b.succs.iter().chain(&b.handlers).copied().collect())
+            .collect();
+        ir.flow = Some(Flow::new(starts, succs, idom));
+    }
+    super::copies::remove_trivial(&mut ir, &copies);
+    Ok(ir)
+}
+
+/// The blocks that pass 1 reached, in reverse post-order, with their
+/// ranks in it and their predecessors.
+struct BlockOrder {
+    /// The reached blocks, in reverse post-order.
+    order: Vec<usize>,
+    /// Each block's place in `order` (`usize::MAX` for one not reached).
+    rank: Vec<usize>,
+    /// Each block's predecessors among the reached blocks.
+    preds: Vec<Vec<usize>>,
+    /// The handler blocks.
+    handlers: FxHashSet<usize>,
+}
+
+impl BlockOrder {
+    fn new(cfg: &Cfg, kinds: &[Option<State>]) -> BlockOrder {
+        let nb = cfg.blocks.len();
+        let order = reverse_post_order(cfg, kinds);
+        let mut rank = vec![usize::MAX; nb];
+        for (r, &b) in order.iter().enumerate() {
+            rank[b] = r;
+        }
+        let mut preds = vec![Vec::new(); nb];
+        for &b in &order {
+            for &s in &cfg.blocks[b].succs {
+                preds[s].push(b);
+            }
+        }
+        let handlers = cfg.handler_type.keys().copied().collect();
+        BlockOrder {
+            order,
+            rank,
+            preds,
+            handlers,
         }
     }
-    let is_handler = |b: usize| cfg.handler_type.contains_key(&b);
-    let is_merge = |b: usize| {
-        b == 0 && !preds[0].is_empty()
-            || b != 0 && (is_handler(b) || preds[b].len() != 1 || rank[preds[b][0]] >= rank[b])
-    };
 
-    // φ states for merge blocks.
-    let mut phis: Vec<Option<State>> = vec![None; nb];
-    // The variables that may turn out to copy a single value: φs (not the
-    // caught exceptions, whose type filters the thrown objects) and
-    // stored locals.
-    let mut copies: Vec<Var> = Vec::new();
-    for &b in &order {
-        if !is_merge(b) {
+    /// Whether a block starts with φ variables rather than continuing
+    /// with its predecessor's: a handler, the entry when a loop returns
+    /// to it, and any other block without exactly one forward
+    /// predecessor.
+    fn is_merge(&self, b: usize) -> bool {
+        let preds = &self.preds[b];
+        if b == 0 {
+            return !preds.is_empty();
+        }
+        self.handlers.contains(&b) || preds.len() != 1 || self.rank[preds[0]] >= self.rank[b]
+    }
+
+    /// Each block's immediate dominator (the entry and the handlers are
+    /// roots).
+    fn dominators(&self, cfg: &Cfg) -> Vec<Option<usize>> {
+        let nb = cfg.blocks.len();
+        flow::immediate_dominators(nb, &self.order, &self.preds, |b| {
+            b == 0 || self.handlers.contains(&b)
+        })
+    }
+}
+
+/// The state each merge block starts with: a φ variable for every
+/// reference slot, or for a handler's stack the caught exception, typed
+/// as caught. The φs are also added to `copies`: variables that may turn
+/// out to copy a single value (not the caught exceptions, whose type
+/// filters the thrown objects).
+fn merge_states(
+    ir: &mut MethodIr,
+    cfg: &Cfg,
+    blocks: &BlockOrder,
+    kinds: &[Option<State>],
+    copies: &mut Vec<Var>,
+) -> Vec<Option<State>> {
+    let mut phis: Vec<Option<State>> = vec![None; cfg.blocks.len()];
+    for &b in &blocks.order {
+        if !blocks.is_merge(b) {
             continue;
         }
         let Some(k) = kinds[b].as_ref() else { continue };
@@ -445,46 +527,89 @@ pub fn lower_method(
         }
         phis[b] = Some(st);
     }
+    phis
+}
 
-    // The calls behind a null test (see [`super::null_guards`]); methods
-    // without one need no dominators.
-    let has_null_tests = (cfg.insns.iter()).any(|i| matches!(i.op, op::IFNULL | op::IFNONNULL));
-    let idom = if has_null_tests {
-        flow::immediate_dominators(nb, &order, &preds, |b| b == 0 || is_handler(b))
-    } else {
-        vec![None; nb]
-    };
-    let mut tests: Vec<Option<NullTest>> = vec![None; nb];
-    let mut guards: Vec<Option<Var>> = vec![None; nb];
+/// Pass 2: the blocks translated once each, in reverse post-order, and
+/// what later blocks need of the earlier ones.
+struct VariablePass<'a> {
+    class: &'a ClassInfo,
+    cfg: &'a Cfg,
+    blocks: &'a BlockOrder,
+    /// The states merge blocks start with.
+    phis: &'a [Option<State>],
+    /// The state at the method's entry.
+    entry: &'a State,
+    /// Immediate dominators (none where the method has no null test).
+    idom: &'a [Option<usize>],
+    /// The null test each translated block ends with.
+    tests: Vec<Option<NullTest>>,
+    /// The variable whose null test guards each translated block.
+    guards: Vec<Option<Var>>,
+    /// The state at the end of each translated block.
+    exits: Vec<Option<State>>,
+    /// The assignments emitted so far, each once.
+    edges: FxHashSet<(Var, Var)>,
+    /// Candidates for [`super::copies::remove_trivial`].
+    copies: Vec<Var>,
+}
 
-    // Pass 2: variables.
-    let mut exits: Vec<Option<State>> = vec![None; nb];
-    let mut edges: FxHashSet<(Var, Var)> = FxHashSet::default();
-    for &b in &order {
-        guards[b] = null_guards::guard_of(b, &preds, &idom, &tests, &guards);
+impl<'a> VariablePass<'a> {
+    fn new(
+        class: &'a ClassInfo,
+        cfg: &'a Cfg,
+        blocks: &'a BlockOrder,
+        phis: &'a [Option<State>],
+        entry: &'a State,
+        idom: &'a [Option<usize>],
+        copies: Vec<Var>,
+    ) -> Self {
+        let nb = cfg.blocks.len();
+        VariablePass {
+            class,
+            cfg,
+            blocks,
+            phis,
+            entry,
+            idom,
+            tests: vec![None; nb],
+            guards: vec![None; nb],
+            exits: vec![None; nb],
+            edges: FxHashSet::default(),
+            copies,
+        }
+    }
+
+    /// Translates block `b`: from its φs, the entry state, or its single
+    /// predecessor's exit; each instruction's effects, and before each
+    /// the locals into the φs of the handlers that cover it.
+    fn translate(&mut self, ir: &mut MethodIr, b: usize) -> Result<(), LowerError> {
+        let cfg = self.cfg;
+        let preds = &self.blocks.preds;
+        self.guards[b] = null_guards::guard_of(b, preds, self.idom, &self.tests, &self.guards);
         let first_stmt = ir.stmts.len();
-        let mut st = if let Some(p) = &phis[b] {
+        let mut st = if let Some(p) = &self.phis[b] {
             p.clone()
         } else if b == 0 {
-            entry.clone()
+            self.entry.clone()
         } else {
-            exits[preds[b][0]].clone().ok_or_else(|| LowerError {
+            self.exits[preds[b][0]].clone().ok_or_else(|| LowerError {
                 bci: cfg.insns[cfg.blocks[b].start].pc,
                 message: "internal: predecessor not translated".into(),
             })?
         };
         let mut tr = Translator {
-            class,
-            cfg: &cfg,
-            ir: &mut ir,
+            class: self.class,
+            cfg,
+            ir: &mut *ir,
             emit: true,
-            handler_phis: &phis,
-            seen_edges: std::mem::take(&mut edges),
-            copies: std::mem::take(&mut copies),
+            handler_phis: self.phis,
+            seen_edges: std::mem::take(&mut self.edges),
+            copies: std::mem::take(&mut self.copies),
         };
         for k in cfg.blocks[b].start..cfg.blocks[b].end {
             for &h in &cfg.covering[k] {
-                if let Some(hp) = &phis[h] {
+                if let Some(hp) = &self.phis[h] {
                     for (dst, src) in hp.locals.iter().zip(&st.locals) {
                         if let (Val::Ref(d), Val::Ref(s)) = (dst, src) {
                             tr.assign(*d, *s);
@@ -493,48 +618,35 @@ pub fn lower_method(
                 }
             }
             if k + 1 == cfg.blocks[b].end {
-                tests[b] = null_test(&cfg, b, &st);
+                self.tests[b] = null_test(cfg, b, &st);
             }
             tr.step(&mut st, &cfg.insns[k])?;
         }
-        edges = std::mem::take(&mut tr.seen_edges);
-        copies = std::mem::take(&mut tr.copies);
-        if let Some(g) = guards[b] {
+        self.edges = std::mem::take(&mut tr.seen_edges);
+        self.copies = std::mem::take(&mut tr.copies);
+        if let Some(g) = self.guards[b] {
             let calls = ir.stmts[first_stmt..].iter().filter_map(|s| match s {
                 Stmt::Invoke(inv) => Some((inv.bci, g)),
                 _ => None,
             });
             ir.call_guards.extend(calls.collect::<Vec<_>>());
         }
-        if b == 0 && phis[0].is_some() {
-            // The entry block is also a loop header: the parameters flow in.
-            let p = phis[0].clone().unwrap_or_else(|| entry.clone());
-            for (d, s) in p.locals.iter().zip(&entry.locals) {
-                if let (Val::Ref(d), Val::Ref(s)) = (d, s) {
-                    if edges.insert((*d, *s)) {
-                        ir.stmts.push(Stmt::Assign { dst: *d, src: *s });
+        if b == 0 {
+            if let Some(p) = &self.phis[0] {
+                // The entry block is also a loop header: the parameters
+                // flow in.
+                for (d, s) in p.locals.iter().zip(&self.entry.locals) {
+                    if let (Val::Ref(d), Val::Ref(s)) = (d, s) {
+                        if self.edges.insert((*d, *s)) {
+                            ir.stmts.push(Stmt::Assign { dst: *d, src: *s });
+                        }
                     }
                 }
             }
         }
-        exits[b] = Some(st);
+        self.exits[b] = Some(st);
+        Ok(())
     }
-    // Values flowing along edges into merge blocks.
-    assign_merge_edges(&mut ir, &cfg, &order, &exits, &phis, &mut edges);
-    if string_builders::makes_builder(&ir) {
-        let idom = if has_null_tests {
-            idom
-        } else {
-            flow::immediate_dominators(nb, &order, &preds, |b| b == 0 || is_handler(b))
-        };
-        let starts = (cfg.blocks.iter()).map(|b| cfg.insns[b.start].pc).collect();
-        let succs = (cfg.blocks.iter())
-            .map(|b| b.succs.iter().chain(&b.handlers).copied().collect())
-            .collect();
-        ir.flow = Some(Flow::new(starts, succs, idom));
-    }
-    super::copies::remove_trivial(&mut ir, &copies);
-    Ok(ir)
 }
 
 /// The frame at the method's entry: the receiver and the parameters in
