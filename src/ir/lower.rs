@@ -442,6 +442,7 @@ struct BlockOrder {
 }
 
 impl BlockOrder {
+    /// The order of the blocks that pass 1 gave a state (`kinds`).
     fn new(cfg: &Cfg, kinds: &[Option<State>]) -> BlockOrder {
         let nb = cfg.blocks.len();
         let order = reverse_post_order(cfg, kinds);
@@ -533,8 +534,11 @@ fn merge_states(
 /// Pass 2: the blocks translated once each, in reverse post-order, and
 /// what later blocks need of the earlier ones.
 struct VariablePass<'a> {
+    /// The class the method belongs to.
     class: &'a ClassInfo,
+    /// The method's control-flow graph.
     cfg: &'a Cfg,
+    /// The order the blocks are translated in, and their predecessors.
     blocks: &'a BlockOrder,
     /// The states merge blocks start with.
     phis: &'a [Option<State>],
@@ -555,6 +559,8 @@ struct VariablePass<'a> {
 }
 
 impl<'a> VariablePass<'a> {
+    /// The pass before its first block, with the φ variables made so far
+    /// as `copies`.
     fn new(
         class: &'a ClassInfo,
         cfg: &'a Cfg,
