@@ -1611,6 +1611,49 @@ fn a_given_locale_loads_only_its_bundle_variants() {
     );
 }
 
+/// Properties files as resource bundles follow `--locale` too:
+/// `Registries` reads `r.drivers`, whose base file names r.Counter and
+/// whose German file r.Shape. Without a locale both count; in `en_US`
+/// only the base file (no English file exists); in `de_CH` the German
+/// file and its parent, the base file.
+#[test]
+fn a_given_locale_reads_only_its_properties_bundles() {
+    let dir = tempfile::tempdir().unwrap();
+    let drivers = |locale: Option<&str>| {
+        let db = dir
+            .path()
+            .join(format!("{}.db", locale.unwrap_or("all")))
+            .display()
+            .to_string();
+        let classes = classes();
+        let mut args = vec![
+            "analyze",
+            &classes,
+            "--main",
+            "Registries",
+            "--jdk",
+            "none",
+            "-q",
+            "-o",
+            &db,
+        ];
+        if let Some(l) = locale {
+            args.extend(["--locale", l]);
+        }
+        refract(&args);
+        let exported = refract(&["export", "targets", &db]);
+        let mut loaded: Vec<String> = (exported.lines())
+            .filter(|l| l.contains("\t29\tClass.forName\t"))
+            .filter_map(|l| l.rsplit('\t').next().map(str::to_string))
+            .collect();
+        loaded.sort();
+        loaded
+    };
+    assert_eq!(drivers(None), ["r.Counter", "r.Shape"]);
+    assert_eq!(drivers(Some("en_US")), ["r.Counter"]);
+    assert_eq!(drivers(Some("de_CH")), ["r.Counter", "r.Shape"]);
+}
+
 /// The fixtures whose reflection the JDK's own configuration drives
 /// (`fixtures/src/configuration`).
 fn configuration_classes() -> String {

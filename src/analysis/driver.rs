@@ -348,6 +348,11 @@ fn analyze_unguarded(
         let variants = crate::facts::locale_variants::run_variants(&facts.builder, &opts.locales);
         inputs.push((rid, variants.into_iter().map(|t| vec![t as u64]).collect()));
     }
+    // The properties bundles of the runs' locales (queries/models/resources.dl).
+    if let Some(rid) = solver.prog.relation_id("runBundle") {
+        let bundles = crate::facts::locale_variants::run_bundles(&facts.builder, &opts.locales);
+        inputs.push((rid, bundles.into_iter().map(|h| vec![h as u64]).collect()));
+    }
     if let Some(rid) = solver.prog.relation_id("specClass") {
         inputs.push((
             rid,

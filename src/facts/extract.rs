@@ -538,9 +538,9 @@ impl FactsBuilder {
                     self.add(R::ResourceTextClass, &[k, t]);
                 }
             }
-            if let Some(base) = properties.then(|| bundle_base_name(name)).flatten() {
+            if let Some((base, _)) = properties.then(|| bundle_base_name(name)).flatten() {
                 let ty = "java.util.PropertyResourceBundle";
-                let bundle = self.new_heap(None, format!("<bundle {name}>"), ty);
+                let bundle = self.new_heap(None, bundle_heap_name(name), ty);
                 self.add(R::BundleFile, &[bundle, stream]);
                 self.bundle_files.push((base, bundle));
             }
@@ -1833,13 +1833,28 @@ fn is_package_path(path: &str) -> bool {
     path.split('/').all(super::strings::is_identifier)
 }
 
+/// The name of the object of the bundle that the properties file `name`
+/// is (`bundleFile`).
+fn bundle_heap_name(name: &str) -> String {
+    format!("<bundle {name}>")
+}
+
+/// The locale of the bundle whose object is named `heap` (see
+/// [`bundle_heap_name`]; empty for a base bundle), or None for another
+/// object.
+pub(super) fn bundle_locale(heap: &str) -> Option<String> {
+    let file = heap.strip_prefix("<bundle ")?.strip_suffix('>')?;
+    bundle_base_name(file).map(|(_, locale)| locale)
+}
+
 /// The base name that `ResourceBundle.getBundle` takes for the properties
-/// file `name` (`a/b/Messages_en_US.properties` -> `a.b.Messages`): its
-/// path without `.properties` and without a locale suffix (see
+/// file `name`, and the file's locale (`a/b/Messages_en_US.properties` ->
+/// `a.b.Messages`, `en_US`; empty for the base bundle): its path without
+/// `.properties` and without a locale suffix (see
 /// [`super::locale_variants::is_locale`]), with dots for slashes, as
 /// `ResourceBundle.Control.toBundleName` and `toResourceName` build the
 /// file's name from them (JDK 17).
-fn bundle_base_name(name: &str) -> Option<String> {
+pub(super) fn bundle_base_name(name: &str) -> Option<(String, String)> {
     let stem = name.strip_suffix(".properties")?;
     let file_start = stem.rfind('/').map_or(0, |k| k + 1);
     let file = &stem[file_start..];
@@ -1848,7 +1863,8 @@ fn bundle_base_name(name: &str) -> Option<String> {
         .find(|&k| k > 0 && super::locale_variants::is_locale(&file[k + 1..]))
         .unwrap_or(file.len());
     let base = &stem[..file_start + base_len];
-    (!base.is_empty()).then(|| base.replace('/', "."))
+    let locale = file.get(base_len + 1..).unwrap_or_default();
+    (!base.is_empty()).then(|| (base.replace('/', "."), locale.to_string()))
 }
 
 #[cfg(test)]
@@ -1858,23 +1874,21 @@ mod tests {
     #[test]
     fn a_properties_file_s_bundle_base_name_drops_its_locale() {
         let base = |name| bundle_base_name(name);
+        let named = |base: &str, locale: &str| Some((base.to_string(), locale.to_string()));
+        assert_eq!(base("a/b/Messages.properties"), named("a.b.Messages", ""));
         assert_eq!(
-            base("a/b/Messages.properties").as_deref(),
-            Some("a.b.Messages")
+            base("a/b/Messages_en_US.properties"),
+            named("a.b.Messages", "en_US")
         );
         assert_eq!(
-            base("a/b/Messages_en_US.properties").as_deref(),
-            Some("a.b.Messages")
+            base("My_Messages_de.properties"),
+            named("My_Messages", "de")
         );
         assert_eq!(
-            base("My_Messages_de.properties").as_deref(),
-            Some("My_Messages")
+            base("r/drivers_zh_Hant_TW.properties"),
+            named("r.drivers", "zh_Hant_TW")
         );
-        assert_eq!(
-            base("r/drivers_zh_Hant_TW.properties").as_deref(),
-            Some("r.drivers")
-        );
-        assert_eq!(base("a/_en.properties").as_deref(), Some("a._en"));
+        assert_eq!(base("a/_en.properties"), named("a._en", ""));
         assert_eq!(base("a/b/notes.txt"), None);
     }
 }

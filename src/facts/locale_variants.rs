@@ -79,6 +79,22 @@ pub fn run_variants(b: &FactsBuilder, locales: &[String]) -> Vec<u32> {
     out
 }
 
+/// The bundles of properties files (`bundleFile`) that a run in one of
+/// `locales` loads (see [`loaded_in`]; the base bundle always), as heap
+/// numbers: all of them when `locales` is empty.
+pub fn run_bundles(b: &FactsBuilder, locales: &[String]) -> Vec<u32> {
+    let mut out: Vec<u32> = (b.rels[R::BundleFile as usize].chunks(2))
+        .map(|pair| pair[0])
+        .filter(|&h| {
+            let locale = super::extract::bundle_locale(&b.heaps[h as usize]);
+            locales.is_empty() || locale.is_none_or(|l| l.is_empty() || loaded_in(&l, locales))
+        })
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// Adds `localeVariant(base, variant)` for the declared classes.
 pub fn list_locale_variants(b: &mut FactsBuilder) {
     let ids: FxHashMap<&str, u32> = (b.declared.iter())
