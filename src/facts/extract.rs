@@ -131,9 +131,11 @@ pub struct FactsBuilder {
     /// object of their streams (see [`Self::add_resources`]).
     resource_streams: Vec<(String, u32)>,
     /// The properties files of [`Self::add_resources`] as bundles: the
-    /// base name that `ResourceBundle.getBundle` takes for each, and the
-    /// object of the bundle.
-    bundle_files: Vec<(String, u32)>,
+    /// base name that `ResourceBundle.getBundle` takes for each, its
+    /// locale (empty for the base bundle), and the object of the bundle
+    /// (renumbered with the heap domain, see
+    /// [`super::strings::merge_unnamed_strings`]).
+    pub(super) bundle_files: Vec<(String, String, u32)>,
     /// The calls whose result their method only returns, with a known
     /// callee and some of the method's parameters as arguments (see
     /// `lift_returned_parameters`).
@@ -538,11 +540,11 @@ impl FactsBuilder {
                     self.add(R::ResourceTextClass, &[k, t]);
                 }
             }
-            if let Some((base, _)) = properties.then(|| bundle_base_name(name)).flatten() {
+            if let Some((base, locale)) = properties.then(|| bundle_base_name(name)).flatten() {
                 let ty = "java.util.PropertyResourceBundle";
-                let bundle = self.new_heap(None, bundle_heap_name(name), ty);
+                let bundle = self.new_heap(None, format!("<bundle {name}>"), ty);
                 self.add(R::BundleFile, &[bundle, stream]);
-                self.bundle_files.push((base, bundle));
+                self.bundle_files.push((base, locale, bundle));
             }
             self.resource_streams.push((name.clone(), stream));
         }
@@ -628,7 +630,7 @@ impl FactsBuilder {
     /// the base name, or a concatenation whose known start and end fit it.
     fn name_bundles(&mut self) {
         let mut by_base: FxHashMap<&str, Vec<u32>> = FxHashMap::default();
-        for (base, bundle) in &self.bundle_files {
+        for (base, _, bundle) in &self.bundle_files {
             by_base.entry(base.as_str()).or_default().push(*bundle);
         }
         let mut rows: Vec<(u32, u32)> = Vec::new();
@@ -638,7 +640,7 @@ impl FactsBuilder {
             }
         }
         for (h, a) in &self.concat_texts {
-            for (base, bundle) in &self.bundle_files {
+            for (base, _, bundle) in &self.bundle_files {
                 if a.fits(&a.prefix, base) {
                     rows.push((*h, *bundle));
                 }
@@ -1833,20 +1835,6 @@ fn is_package_path(path: &str) -> bool {
     path.split('/').all(super::strings::is_identifier)
 }
 
-/// The name of the object of the bundle that the properties file `name`
-/// is (`bundleFile`).
-fn bundle_heap_name(name: &str) -> String {
-    format!("<bundle {name}>")
-}
-
-/// The locale of the bundle whose object is named `heap` (see
-/// [`bundle_heap_name`]; empty for a base bundle), or None for another
-/// object.
-pub(super) fn bundle_locale(heap: &str) -> Option<String> {
-    let file = heap.strip_prefix("<bundle ")?.strip_suffix('>')?;
-    bundle_base_name(file).map(|(_, locale)| locale)
-}
-
 /// The base name that `ResourceBundle.getBundle` takes for the properties
 /// file `name`, and the file's locale (`a/b/Messages_en_US.properties` ->
 /// `a.b.Messages`, `en_US`; empty for the base bundle): its path without
@@ -1854,7 +1842,7 @@ pub(super) fn bundle_locale(heap: &str) -> Option<String> {
 /// [`super::locale_variants::is_locale`]), with dots for slashes, as
 /// `ResourceBundle.Control.toBundleName` and `toResourceName` build the
 /// file's name from them (JDK 17).
-pub(super) fn bundle_base_name(name: &str) -> Option<(String, String)> {
+fn bundle_base_name(name: &str) -> Option<(String, String)> {
     let stem = name.strip_suffix(".properties")?;
     let file_start = stem.rfind('/').map_or(0, |k| k + 1);
     let file = &stem[file_start..];

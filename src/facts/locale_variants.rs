@@ -83,15 +83,13 @@ pub fn run_variants(b: &FactsBuilder, locales: &[String]) -> Vec<u32> {
 /// `locales` loads (see [`loaded_in`]; the base bundle always), as heap
 /// numbers: all of them when `locales` is empty.
 pub fn run_bundles(b: &FactsBuilder, locales: &[String]) -> Vec<u32> {
-    let mut out: Vec<u32> = (b.rels[R::BundleFile as usize].chunks(2))
-        .map(|pair| pair[0])
-        .filter(|&h| {
-            let locale = super::extract::bundle_locale(&b.heaps[h as usize]);
-            locales.is_empty() || locale.is_none_or(|l| l.is_empty() || loaded_in(&l, locales))
+    let mut out: Vec<u32> = (b.bundle_files.iter())
+        .filter(|(_, locale, _)| {
+            locales.is_empty() || locale.is_empty() || loaded_in(locale, locales)
         })
+        .map(|&(_, _, bundle)| bundle)
         .collect();
     out.sort_unstable();
-    out.dedup();
     out
 }
 

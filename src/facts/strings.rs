@@ -154,6 +154,7 @@ fn merge_heaps(b: &mut FactsBuilder, groups: Vec<(Vec<u32>, &str)>) {
         .chain(b.class_heaps.values_mut()))
     .chain(exceptions)
     .chain(b.concat_heaps.iter_mut())
+    .chain(b.bundle_files.iter_mut().map(|(_, _, h)| h))
     {
         *h = new_id[*h as usize];
     }
