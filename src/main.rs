@@ -138,6 +138,11 @@ enum Command {
         /// database (repeatable).
         #[arg(long, value_name = "R", conflicts_with = "output")]
         dump: Vec<String>,
+        /// Keep every row of the JDK's tables of data (a JDK method's
+        /// more than 64 arrays of one type, such as a locale's names) an
+        /// object of its own, instead of one object per table.
+        #[arg(long)]
+        no_merge_tables: bool,
     },
     /// Analyse a program: points-to analysis, call graph and reflection.
     ///
@@ -209,6 +214,11 @@ enum Command {
         /// reported unresolved, and those methods return no Class object.
         #[arg(long)]
         member_arrays: bool,
+        /// Keep every row of the JDK's tables of data (a JDK method's
+        /// more than 64 arrays of one type, such as a locale's names) an
+        /// object of its own, instead of one object per table.
+        #[arg(long)]
+        no_merge_tables: bool,
         /// The locale of the runs (`en_US`; comma-separated or repeated):
         /// resource bundles load only its variants (`base_en_US`,
         /// `base_en`). Without it, every locale of the class path.
@@ -569,12 +579,18 @@ fn run(cli: Cli) -> Result<()> {
             force,
             quiet,
             dump,
-        } => match output {
-            Some(output) if dump.is_empty() => {
-                cli::facts::facts(&classpath, &jdk, &output, force, quiet)
+            no_merge_tables,
+        } => {
+            let heap = refract::facts::HeapOptions {
+                merge_tables: !no_merge_tables,
+            };
+            match output {
+                Some(output) if dump.is_empty() => {
+                    cli::facts::facts(&classpath, &jdk, &heap, &output, force, quiet)
+                }
+                _ => cli::facts::dump(&classpath, &jdk, &heap, &dump, quiet),
             }
-            _ => cli::facts::dump(&classpath, &jdk, &dump, quiet),
-        },
+        }
         Command::Analyze {
             classpath,
             mains,
@@ -583,6 +599,7 @@ fn run(cli: Cli) -> Result<()> {
             reflection,
             spec,
             member_arrays,
+            no_merge_tables,
             locales,
             models_off,
             var_order,
@@ -592,6 +609,9 @@ fn run(cli: Cli) -> Result<()> {
         } => cli::analyze::run_analyze(cli::analyze::AnalyzeArgs {
             classpath,
             jdk,
+            heap: refract::facts::HeapOptions {
+                merge_tables: !no_merge_tables,
+            },
             options: refract::analysis::driver::AnalysisOptions {
                 variant: reflection,
                 mains,

@@ -96,10 +96,35 @@ fn whole_jdk_loads_without_failures() {
         assert_eq!(count(&|h| h == named), 1, "{named}");
     }
     assert_eq!(count(&|h| h == "\"null\""), 0);
+    // The rows of a locale's table of names are one object; an enum's
+    // constants (not arrays) and the arrays of a method with few stay
+    // apart.
+    let names = "<sun.util.resources.cldr.ext.LocaleNames_sv: java.lang.Object[][] getContents()>";
+    let rows: Vec<&String> = heaps.iter().filter(|h| h.starts_with(names)).collect();
+    assert_eq!(rows.len(), 2, "{rows:#?}");
+    assert!(rows
+        .iter()
+        .any(|h| h.ends_with("] new java.lang.Object[][]")));
+    assert!(
+        rows.iter()
+            .any(|h| h.starts_with(&format!("{names}[table of "))
+                && h.ends_with("] new java.lang.Object[]")),
+        "{rows:#?}"
+    );
+    let (tables, sites) = f.builder.stats.tables;
+    assert!(
+        tables > 100 && sites > 300_000,
+        "{tables} tables, {sites} sites"
+    );
+    let unit = "<java.util.concurrent.TimeUnit: void <clinit>()>";
+    assert_eq!(
+        count(&|h| h.starts_with(unit) && h.ends_with("] new java.util.concurrent.TimeUnit")),
+        7
+    );
     let exceptions = count(&|h| h.starts_with("<exception "));
     let strings = count(&|h| h.starts_with('"'));
     eprintln!(
-        "{exceptions} exception types, {strings} distinct strings of {} objects",
+        "{exceptions} exception types, {strings} distinct strings, {tables} tables of {sites} sites, of {} objects",
         heaps.len()
     );
 }

@@ -6,7 +6,7 @@ use refract::classpath::jdk::{jmods, JdkChoice};
 use refract::classpath::ClassPath;
 use refract::database::manifest::ManifestBuilder;
 use refract::facts::write::write_database;
-use refract::facts::{generate, Progress};
+use refract::facts::{generate_with, HeapOptions, Progress};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -18,6 +18,7 @@ const SHOWN_PROBLEMS: usize = 20;
 pub fn dump(
     classpath: &[PathBuf],
     jdk: &JdkChoice,
+    heap: &HeapOptions,
     relations: &[String],
     quiet: bool,
 ) -> Result<()> {
@@ -30,7 +31,7 @@ pub fn dump(
     }
     let cp = class_path(classpath, jdk)?;
     let bar = ProgressLine::new(quiet);
-    let facts = generate(&cp, &|p| match p {
+    let facts = generate_with(&cp, heap, &|p| match p {
         Progress::Read(n) => bar.show("reading", n, n),
         Progress::Translated(d, t) => bar.show("translating", d, t),
     });
@@ -63,6 +64,7 @@ pub fn dump(
 pub fn facts(
     classpath: &[PathBuf],
     jdk: &JdkChoice,
+    heap: &HeapOptions,
     output: &Path,
     force: bool,
     quiet: bool,
@@ -74,9 +76,10 @@ pub fn facts(
     // any work.
     let mut manifest = ManifestBuilder::new("facts");
     record_inputs(&mut manifest, classpath, jdk)?;
+    record_heap(&mut manifest, heap);
     let bar = ProgressLine::new(quiet);
     let start = std::time::Instant::now();
-    let facts = generate(&cp, &|p| match p {
+    let facts = generate_with(&cp, heap, &|p| match p {
         Progress::Read(n) => bar.show("reading", n, n),
         Progress::Translated(d, t) => bar.show("translating", d, t),
     });
@@ -117,6 +120,13 @@ pub fn facts(
         "{} string concatenations, {} of them fitting too many names to name any",
         st.concats, st.partial_over_budget
     )?;
+    if st.tables.0 > 0 {
+        writeln!(
+            out,
+            "{} allocation sites in {} tables of the JDK's data, one object per table",
+            st.tables.1, st.tables.0
+        )?;
+    }
     writeln!(out, "wrote {}", output.display())?;
     writeln!(out, "domains:")?;
     for (d, n) in &summary.domains {
@@ -163,6 +173,14 @@ pub fn check_read(facts: &refract::facts::ProgramFacts) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Records the heap abstraction in a database manifest: what
+/// [`HeapOptions::default`] does not do.
+pub fn record_heap(manifest: &mut ManifestBuilder, heap: &HeapOptions) {
+    if !heap.merge_tables {
+        manifest.option("merge-tables", "no");
+    }
 }
 
 /// Records the application inputs and the JDK's jmods, with checksums, in

@@ -76,6 +76,10 @@ pub struct FactStats {
     pub phantom_methods: usize,
     /// Field references that resolved to no declared field.
     pub phantom_fields: usize,
+    /// The JDK's tables of data merged into one object each, and the
+    /// allocation sites they had (see
+    /// [`super::heap_abstraction::table_rows`]).
+    pub tables: (usize, usize),
 }
 
 /// The domains and relations being built.
@@ -134,7 +138,7 @@ pub struct FactsBuilder {
     /// base name that `ResourceBundle.getBundle` takes for each, its
     /// locale (empty for the base bundle), and the object of the bundle
     /// (renumbered with the heap domain, see
-    /// [`super::strings::merge_unnamed_strings`]).
+    /// [`super::heap_abstraction::merge_heaps`]).
     pub(super) bundle_files: Vec<(String, String, u32)>,
     /// The calls whose result their method only returns, with a known
     /// callee and some of the method's parameters as arguments (see
@@ -1506,7 +1510,6 @@ impl FactsBuilder {
         self.name_resources();
         super::partial_names::match_partial_names(self);
         super::locale_variants::list_locale_variants(self);
-        super::strings::merge_unnamed_strings(self);
     }
 
     /// The objects reflection creates: one per concrete class (what

@@ -5,11 +5,12 @@
 //! declares them all ([`extract::FactsBuilder::declare_class`]), lowers
 //! method bodies to IR in parallel batches and emits their tuples, and
 //! finally adds the global relations (subtyping, dispatch, strings that
-//! name program elements) and merges the strings that name nothing
-//! ([`strings`]). [`write`] saves the result as a database
+//! name program elements), and last merges the allocation sites that the
+//! heap abstraction makes one object ([`heap_abstraction`]). [`write`] saves the result as a database
 //! directory the engine loads.
 
 pub mod extract;
+pub mod heap_abstraction;
 pub mod hierarchy;
 pub mod intern;
 pub mod locale_variants;
@@ -30,6 +31,7 @@ use crate::ir::returned_parameters::split_returned_parameters;
 use crate::ir::string_builders::builder_concats;
 use crate::ir::{natives, MethodIr};
 use extract::FactsBuilder;
+pub use heap_abstraction::HeapOptions;
 use rayon::prelude::*;
 
 /// Progress of a long run, for a progress bar.
@@ -56,8 +58,19 @@ pub struct ProgramFacts {
 /// How many classes to lower in parallel before emitting their tuples.
 const BATCH: usize = 512;
 
-/// Generates the facts of every class on the class path.
+/// Generates the facts of every class on the class path, with the
+/// default heap abstraction.
 pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> ProgramFacts {
+    generate_with(cp, &HeapOptions::default(), progress)
+}
+
+/// Generates the facts of every class on the class path, with the heap
+/// abstraction `heap`.
+pub fn generate_with(
+    cp: &ClassPath,
+    heap: &HeapOptions,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> ProgramFacts {
     // Each batch of class files is parsed in parallel as soon as it is
     // read, and its bytes dropped: memory follows the parsed classes, not
     // the class path's inflated size.
@@ -178,6 +191,7 @@ pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> Program
     b.add_configuration_classes(&configuration_values);
     b.add_resources(resources);
     b.finish();
+    heap_abstraction::abstract_heap(&mut b, heap);
     ProgramFacts {
         builder: b,
         problems,
@@ -299,6 +313,7 @@ pub fn fuzz_one(bytes: &[u8]) {
                 }
             }
             b.finish();
+            heap_abstraction::abstract_heap(&mut b, &HeapOptions::default());
         }
     }
 }

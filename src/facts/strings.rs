@@ -22,9 +22,6 @@ use super::extract::{FactsBuilder, R};
 use super::schema::RELATIONS;
 use fxhash::FxHashSet;
 
-/// The widest input relation (checked by a test).
-const MAX_ARITY: usize = 8;
-
 /// The name of the merged object.
 pub const MERGED_STRINGS: &str = "<string constant>";
 
@@ -54,12 +51,13 @@ pub fn is_identifier(part: &str) -> bool {
         && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
 }
 
-/// Merges the string constants that name no class, method, field or
-/// resource (and do not look like a class name) into one heap object, and the
-/// concatenations whose known text fits no name (`partialType` and the
-/// like; see [`super::partial_names`]) into another, renumbering the heap
-/// domain densely in every relation.
-pub fn merge_unnamed_strings(b: &mut FactsBuilder) {
+/// The groups of heap objects that are one object: the string constants
+/// that name no class, method, field or resource (and do not look like a
+/// class name), merged into [`MERGED_STRINGS`], and the concatenations
+/// whose known text fits no name (`partialType` and the like; see
+/// [`super::partial_names`]), merged into [`MERGED_CONCATS`]. The merge
+/// itself is [`super::heap_abstraction::merge_heaps`].
+pub(super) fn unnamed_strings(b: &FactsBuilder) -> Vec<(Vec<u32>, String)> {
     let named = |b: &FactsBuilder, rels: &[R]| -> FxHashSet<u32> {
         let mut named = FxHashSet::default();
         for &r in rels {
@@ -96,105 +94,15 @@ pub fn merge_unnamed_strings(b: &mut FactsBuilder) {
         .copied()
         .filter(|h| !partial.contains(h))
         .collect();
-    merge_heaps(
-        b,
-        vec![(strings, MERGED_STRINGS), (concats, MERGED_CONCATS)],
-    );
-}
-
-/// Merges each group of heap objects into its first (lowest) object,
-/// renamed as given, and renumbers the heap domain densely in every
-/// relation.
-fn merge_heaps(b: &mut FactsBuilder, groups: Vec<(Vec<u32>, &str)>) {
-    let mut is_merged = vec![false; b.heaps.len()];
-    let mut is_representative = vec![false; b.heaps.len()];
-    let mut representatives = Vec::new();
-    for (mut group, name) in groups {
-        if group.len() < 2 {
-            continue;
-        }
-        group.sort_unstable();
-        is_representative[group[0] as usize] = true;
-        for &h in &group[1..] {
-            is_merged[h as usize] = true;
-        }
-        representatives.push((group, name));
-    }
-    if representatives.is_empty() {
-        return;
-    }
-    let mut new_id = vec![0u32; b.heaps.len()];
-    let mut next = 0u32;
-    for (h, id) in new_id.iter_mut().enumerate() {
-        if !is_merged[h] {
-            *id = next;
-            next += 1;
-        }
-    }
-    for (group, _) in &representatives {
-        let merged_id = new_id[group[0] as usize];
-        for &h in &group[1..] {
-            new_id[h as usize] = merged_id;
-        }
-    }
-    let heaps = std::mem::take(&mut b.heaps);
-    b.heaps = heaps
-        .into_iter()
-        .enumerate()
-        .filter(|&(h, _)| !is_merged[h])
-        .map(|(_, name)| name)
-        .collect();
-    for (group, name) in &representatives {
-        b.heaps[new_id[group[0] as usize] as usize] = name.to_string();
-    }
-    let exceptions = b.exception_heaps.values_mut().flatten();
-    for h in (b
-        .string_heaps
-        .values_mut()
-        .chain(b.class_heaps.values_mut()))
-    .chain(exceptions)
-    .chain(b.concat_heaps.iter_mut())
-    .chain(b.bundle_files.iter_mut().map(|(_, _, h)| h))
-    {
-        *h = new_id[*h as usize];
-    }
-    for (schema, tuples) in RELATIONS.iter().zip(b.rels.iter_mut()) {
-        let heap_columns: Vec<usize> = (schema.attrs.iter().enumerate())
-            .filter(|(_, (_, d))| *d == "H")
-            .map(|(k, _)| k)
-            .collect();
-        if heap_columns.is_empty() {
-            continue;
-        }
-        let arity = schema.attrs.len();
-        let mut seen: FxHashSet<[u32; MAX_ARITY]> = FxHashSet::default();
-        let mut kept = Vec::with_capacity(tuples.len());
-        for t in tuples.chunks(arity) {
-            let mut buf = [0u32; MAX_ARITY];
-            buf[..arity].copy_from_slice(t);
-            let mut touched = false;
-            for &k in &heap_columns {
-                let h = buf[k] as usize;
-                touched |= is_merged[h] || is_representative[h];
-                buf[k] = new_id[h];
-            }
-            // Only tuples of the merged objects can repeat.
-            if !touched || seen.insert(buf) {
-                kept.extend_from_slice(&buf[..arity]);
-            }
-        }
-        *tuples = kept;
-    }
+    vec![
+        (strings, MERGED_STRINGS.to_string()),
+        (concats, MERGED_CONCATS.to_string()),
+    ]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn every_relation_fits_the_tuple_buffer() {
-        assert!(RELATIONS.iter().all(|r| r.attrs.len() <= MAX_ARITY));
-    }
 
     #[test]
     fn class_like_names() {
