@@ -31,6 +31,41 @@ struct ConstantArrays {
     parameter_lists: FxHashMap<Var, String>,
 }
 
+/// A method body whose facts are being emitted: what its statements
+/// share.
+struct Body<'a> {
+    /// The declaring class.
+    class: &'a str,
+    /// The method.
+    method: u32,
+    /// Its signature, which names its allocation sites.
+    sig: String,
+    /// Its first variable in the variable domain.
+    base: u32,
+    /// Its IR.
+    ir: &'a MethodIr,
+    /// Its bytecode (none for a native's model).
+    code: Option<&'a Code>,
+    /// The parameters by variable, for the statically bound calls that
+    /// pass them on (`actualParam`).
+    param_of: FxHashMap<Var, u32>,
+    /// Its constant-length arrays.
+    arrays: ConstantArrays,
+    /// The known text of each concatenation's result.
+    affixes: FxHashMap<Var, Affixes>,
+    /// Each call's null guard, by bytecode index (one block, one guard).
+    guard_at: FxHashMap<u32, u32>,
+    /// The calls of a body without bytecode numbered so far.
+    synthetic_sites: u32,
+}
+
+impl Body<'_> {
+    /// The source line of a bytecode index (0 when unknown).
+    fn line_of(&self, bci: u32) -> u32 {
+        self.code.map_or(0, |c| c.line_of(bci))
+    }
+}
+
 /// The number of relations.
 pub const RELATION_COUNT: usize = super::schema::RELATIONS.len();
 
@@ -742,143 +777,159 @@ impl FactsBuilder {
 
     /// Emits the facts of one method body.
     pub fn emit_method(&mut self, class: &str, m: u32, ir: &MethodIr, code: Option<&Code>) {
-        let msig = self.methods.name(m).to_string();
         let base = self.vars.len() as u32;
         for vi in &ir.vars {
             self.new_var(m, &vi.name, &vi.ty);
         }
-        let g = |v: u32| base + v;
         self.emit_method_interface(m, ir, base);
-        // The parameters by variable, for the statically bound calls that
-        // pass them on (actualParam).
-        let param_of = ir.param_positions();
-        self.add(R::Mthr, &[m, g(ir.thrown)]);
+        self.add(R::Mthr, &[m, base + ir.thrown]);
         let lengths = ir.array_lengths();
-        let arrays = ConstantArrays {
-            parameter_lists: parameter_lists(ir, &lengths),
-            lengths,
+        let mut body = Body {
+            class,
+            method: m,
+            sig: self.methods.name(m).to_string(),
+            base,
+            ir,
+            code,
+            param_of: ir.param_positions(),
+            arrays: ConstantArrays {
+                parameter_lists: parameter_lists(ir, &lengths),
+                lengths,
+            },
+            affixes: concat_affixes(ir),
+            guard_at: ir.call_guards.iter().copied().collect(),
+            synthetic_sites: 0,
         };
-        let line_of = |bci: u32| code.map_or(0, |c| c.line_of(bci));
-        let affixes = concat_affixes(ir);
-        // Each call's null guard, by bytecode index (one block, one guard).
-        let guard_at: FxHashMap<u32, u32> = ir.call_guards.iter().copied().collect();
-        let mut synthetic_sites = 0u32;
         for s in &ir.stmts {
-            match s {
-                Stmt::New {
-                    bci,
-                    level,
-                    dst,
-                    ty,
-                    ..
-                } => {
-                    let line = line_of(*bci);
-                    let lv = if *level > 0 {
-                        format!("/{level}")
-                    } else {
-                        String::new()
-                    };
-                    let h = match self.exception_heap(ty) {
-                        Some(h) => h,
-                        None => self.new_heap(
-                            Some(m),
-                            format!("{msig}[{bci}@L{line}{lv}] new {ty}"),
-                            ty,
-                        ),
-                    };
-                    self.add(R::VP0, &[g(*dst), h]);
-                }
-                Stmt::StringConst { dst, text } => {
-                    let h = self.string_heap(text);
-                    self.add(R::VP0, &[g(*dst), h]);
-                }
-                Stmt::ClassConst { dst, ty } => {
-                    let h = self.class_heap(ty);
-                    let t = self.types.intern(ty);
-                    self.add(R::VP0, &[g(*dst), h]);
-                    self.add(R::ClassConst, &[g(*dst), t]);
-                }
-                Stmt::Assign { dst, src } => self.add(R::A, &[g(*dst), g(*src)]),
-                Stmt::Cast { dst, ty, src, .. } => {
-                    let t = self.types.intern(ty);
-                    self.add(R::A, &[g(*dst), g(*src)]);
-                    self.add(R::Cast, &[g(*dst), t, g(*src)]);
-                }
-                Stmt::Load { dst, base, field } => {
-                    let f = self.field_ref(field);
-                    self.add(R::L, &[g(*base), f, g(*dst)]);
-                }
-                Stmt::Store { base, field, src } => {
-                    let f = self.field_ref(field);
-                    self.add(R::S, &[g(*base), f, g(*src)]);
-                }
-                Stmt::StaticLoad { dst, field } => {
-                    let f = self.field_ref(field);
-                    self.add(R::L, &[GLOBAL_VAR, f, g(*dst)]);
-                }
-                Stmt::StaticStore { field, src } => {
-                    let f = self.field_ref(field);
-                    self.add(R::S, &[GLOBAL_VAR, f, g(*src)]);
-                }
-                Stmt::ArrayLoad { dst, base } => self.add(R::L, &[g(*base), ARRAY_FIELD, g(*dst)]),
-                Stmt::ArrayStore { base, src, .. } => {
-                    self.add(R::S, &[g(*base), ARRAY_FIELD, g(*src)])
-                }
-                Stmt::Invoke(inv) => {
-                    let bci = if code.is_some() {
-                        inv.bci
-                    } else {
-                        synthetic_sites += 1;
-                        synthetic_sites - 1
-                    };
-                    let site = CallContext {
-                        method: m,
-                        base,
-                        thrown: g(ir.thrown),
-                        line: line_of(inv.bci),
-                        guard: guard_at
-                            .get(&inv.bci)
-                            .filter(|_| code.is_some())
-                            .map(|&v| g(v)),
-                    };
-                    self.emit_call_stmt(ir, inv, bci, &site, &arrays, &param_of);
-                }
-                Stmt::Concat { bci, dst, parts } => {
-                    let line = line_of(*bci);
-                    let exact = affixes.get(dst);
-                    self.emit_concat(m, &msig, *bci, line, g(*dst), parts, exact, base);
-                }
-                Stmt::Lambda {
-                    bci,
-                    dst,
+            self.emit_stmt(&mut body, s);
+        }
+    }
+
+    /// Emits the facts of one statement of `body`.
+    fn emit_stmt(&mut self, body: &mut Body, s: &Stmt) {
+        let g = |v: Var| body.base + v;
+        match s {
+            Stmt::New {
+                bci,
+                level,
+                dst,
+                ty,
+                ..
+            } => {
+                let h = self.allocation(body, *bci, *level, ty);
+                self.add(R::VP0, &[g(*dst), h]);
+            }
+            Stmt::StringConst { dst, text } => {
+                let h = self.string_heap(text);
+                self.add(R::VP0, &[g(*dst), h]);
+            }
+            Stmt::ClassConst { dst, ty } => {
+                let h = self.class_heap(ty);
+                let t = self.types.intern(ty);
+                self.add(R::VP0, &[g(*dst), h]);
+                self.add(R::ClassConst, &[g(*dst), t]);
+            }
+            Stmt::Assign { dst, src } => self.add(R::A, &[g(*dst), g(*src)]),
+            Stmt::Cast { dst, ty, src, .. } => {
+                let t = self.types.intern(ty);
+                self.add(R::A, &[g(*dst), g(*src)]);
+                self.add(R::Cast, &[g(*dst), t, g(*src)]);
+            }
+            Stmt::Load { dst, base, field } => {
+                let f = self.field_ref(field);
+                self.add(R::L, &[g(*base), f, g(*dst)]);
+            }
+            Stmt::Store { base, field, src } => {
+                let f = self.field_ref(field);
+                self.add(R::S, &[g(*base), f, g(*src)]);
+            }
+            Stmt::StaticLoad { dst, field } => {
+                let f = self.field_ref(field);
+                self.add(R::L, &[GLOBAL_VAR, f, g(*dst)]);
+            }
+            Stmt::StaticStore { field, src } => {
+                let f = self.field_ref(field);
+                self.add(R::S, &[GLOBAL_VAR, f, g(*src)]);
+            }
+            Stmt::ArrayLoad { dst, base } => self.add(R::L, &[g(*base), ARRAY_FIELD, g(*dst)]),
+            Stmt::ArrayStore { base, src, .. } => self.add(R::S, &[g(*base), ARRAY_FIELD, g(*src)]),
+            Stmt::Invoke(inv) => self.emit_call_in(body, inv),
+            Stmt::Concat { bci, dst, parts } => {
+                let exact = body.affixes.get(dst);
+                let (m, line) = (body.method, body.line_of(*bci));
+                self.emit_concat(m, &body.sig, *bci, line, g(*dst), parts, exact, body.base);
+            }
+            Stmt::Lambda {
+                bci,
+                dst,
+                iface,
+                markers,
+                sam_name,
+                sam_desc,
+                impl_kind,
+                implementation,
+                captured,
+            } => {
+                self.stats.lambdas += 1;
+                let caps: Vec<Option<u32>> = captured.iter().map(|c| c.map(g)).collect();
+                self.emit_lambda(
+                    body.class,
+                    body.method,
+                    *bci,
+                    body.line_of(*bci),
+                    g(*dst),
                     iface,
                     markers,
                     sam_name,
                     sam_desc,
-                    impl_kind,
+                    *impl_kind,
                     implementation,
-                    captured,
-                } => {
-                    self.stats.lambdas += 1;
-                    let caps: Vec<Option<u32>> = captured.iter().map(|c| c.map(g)).collect();
-                    self.emit_lambda(
-                        class,
-                        m,
-                        *bci,
-                        line_of(*bci),
-                        g(*dst),
-                        iface,
-                        markers,
-                        sam_name,
-                        sam_desc,
-                        *impl_kind,
-                        implementation,
-                        &caps,
-                    );
-                }
-                Stmt::UnknownDynamic { .. } => self.stats.unknown_dynamic += 1,
+                    &caps,
+                );
             }
+            Stmt::UnknownDynamic { .. } => self.stats.unknown_dynamic += 1,
         }
+    }
+
+    /// The object a `new` of `ty` at `bci` of `body` allocates: the one
+    /// object of an exception type, else the site's own
+    /// (`<sig>[bci@Lline] new ty`, with `/level` for the inner arrays of
+    /// a `multianewarray`).
+    fn allocation(&mut self, body: &Body, bci: u32, level: u8, ty: &str) -> u32 {
+        if let Some(h) = self.exception_heap(ty) {
+            return h;
+        }
+        let line = body.line_of(bci);
+        let lv = if level > 0 {
+            format!("/{level}")
+        } else {
+            String::new()
+        };
+        let name = format!("{}[{bci}@L{line}{lv}] new {ty}", body.sig);
+        self.new_heap(Some(body.method), name, ty)
+    }
+
+    /// The facts of a call statement of `body` (see
+    /// [`Self::emit_call_stmt`]). A body without bytecode (a native's
+    /// model) numbers its calls 0, 1, ... in place of bytecode indexes,
+    /// and guards none.
+    fn emit_call_in(&mut self, body: &mut Body, inv: &Invoke) {
+        let bci = if body.code.is_some() {
+            inv.bci
+        } else {
+            body.synthetic_sites += 1;
+            body.synthetic_sites - 1
+        };
+        let site = CallContext {
+            method: body.method,
+            base: body.base,
+            thrown: body.base + body.ir.thrown,
+            line: body.line_of(inv.bci),
+            guard: (body.guard_at.get(&inv.bci))
+                .filter(|_| body.code.is_some())
+                .map(|&v| body.base + v),
+        };
+        self.emit_call_stmt(body.ir, inv, bci, &site, &body.arrays, &body.param_of);
     }
 
     /// The facts of a method's interface and summaries: the static fields it
