@@ -214,3 +214,36 @@ fn strings_name_the_resources_of_the_class_path() {
          <SpecInput: void main(java.lang.String[])>[24@L10] concat\t<bundle r/tools.properties>\n"
     );
 }
+
+/// `--no-merge-tables` is an option of the facts (the heap abstraction,
+/// `src/facts/heap_abstraction.rs`): `facts` and `analyze` take it, and the
+/// database's manifest records it; the default records nothing.
+#[test]
+fn no_merge_tables_is_recorded_in_the_manifest() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs: [(&[&str], &str); 3] = [
+        (&["facts"], "option\tmerge-tables\tno\n"),
+        (
+            &["analyze", "--main", "Invoke"],
+            "option\tmerge-tables\tno\n",
+        ),
+        (&["facts"], ""),
+    ];
+    for (k, (command, want)) in runs.iter().enumerate() {
+        let db = dir.path().join(format!("db{k}"));
+        let mut args: Vec<&str> = command.to_vec();
+        let reflection = fixture("reflection");
+        args.extend([reflection.as_str(), "--jdk", "none", "-q"]);
+        if !want.is_empty() {
+            args.push("--no-merge-tables");
+        }
+        let r = refract().args(&args).arg("-o").arg(&db).output().unwrap();
+        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+        let manifest = std::fs::read_to_string(db.join("metadata.tsv")).unwrap();
+        let recorded: String = (manifest.lines())
+            .filter(|l| l.starts_with("option\tmerge-tables"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!(&recorded, want, "{args:?}");
+    }
+}
