@@ -66,6 +66,17 @@ impl Body<'_> {
     }
 }
 
+/// The synthetic class of a lambda or method reference site (see
+/// [`FactsBuilder::declare_lambda_class`]).
+struct LambdaClass {
+    /// Its binary name, `C$$Lambda$N`.
+    name: String,
+    /// The method implementing the functional interface.
+    method: u32,
+    /// The fields of the captured values, in order.
+    fields: Vec<u32>,
+}
+
 /// The number of relations.
 pub const RELATION_COUNT: usize = super::schema::RELATIONS.len();
 
@@ -1211,6 +1222,51 @@ impl FactsBuilder {
         let Some(sam) = method_desc(sam_desc) else {
             return;
         };
+        let lambda = self.declare_lambda_class(
+            class,
+            iface,
+            markers,
+            sam_name,
+            sam_desc,
+            &sam,
+            captured.len(),
+        );
+        let lname = lambda.name;
+        // The allocation at the call site, storing captured values.
+        let csig = self.methods.name(m).to_string();
+        let h = self.new_heap(
+            Some(m),
+            format!("{csig}[{bci}@L{line}] new {lname}"),
+            &lname,
+        );
+        self.add(R::VP0, &[dst, h]);
+        for (k, c) in captured.iter().enumerate() {
+            if let Some(v) = c {
+                self.add(R::S, &[dst, lambda.fields[k], *v]);
+            }
+        }
+        // The synthetic method's body.
+        if let Some(ir) = lambda_body(&lname, &sam, captured, impl_kind, implementation) {
+            self.emit_method(&lname, lambda.method, &ir, None);
+        }
+    }
+
+    /// Declares the class that a lambda or method reference site of
+    /// `class` makes (`class$$Lambda$N`, numbered per declaring class):
+    /// final and synthetic, a subtype of `iface` and of the `markers`, with
+    /// a field `capK` per captured value and the public method `sam_name`
+    /// implementing the interface's.
+    #[allow(clippy::too_many_arguments)]
+    fn declare_lambda_class(
+        &mut self,
+        class: &str,
+        iface: &str,
+        markers: &[String],
+        sam_name: &str,
+        sam_desc: &str,
+        sam: &MethodDesc,
+        captures: usize,
+    ) -> LambdaClass {
         let caller_t = self.types.intern(class);
         let n = self.lambda_counter.entry(caller_t).or_insert(0);
         let lname = format!("{class}$$Lambda${n}");
@@ -1228,7 +1284,7 @@ impl FactsBuilder {
         self.modifiers_of(R::ClassModifier, lt, flags, true, false);
         // Fields for captured values.
         let mut fields = Vec::new();
-        for k in 0..captured.len() {
+        for k in 0..captures {
             let id = self.fields.intern(&field_signature(
                 &lname,
                 &format!("cap{k}"),
@@ -1243,15 +1299,16 @@ impl FactsBuilder {
             self.add(R::DeclaresField, &[lt, id]);
             self.add(R::FieldType, &[id, object]);
         }
-        let msig = method_signature(&lname, sam_name, &sam);
+        let msig = method_signature(&lname, sam_name, sam);
         let lm = self.methods.intern(&msig);
-        let key = self.names.intern(&subsignature(sam_name, &sam));
+        let key = self.names.intern(&subsignature(sam_name, sam));
         self.add(R::DeclaresMethod, &[lt, lm]);
         self.add(R::MethodSig, &[lm, key]);
         let rt = self.types.intern(&sam.ret);
         self.add(R::MethodRet, &[lm, rt]);
         self.add_parameters(lm, &sam.params);
         self.modifiers_of(R::MethodModifier, lm, access::PUBLIC | 0x1000, false, false);
+        let field_ids = fields.iter().map(|f| f.id).collect();
         self.hierarchy.add(ClassNode {
             name: lname.clone(),
             super_name: Some("java.lang.Object".into()),
@@ -1266,24 +1323,12 @@ impl FactsBuilder {
                 id: lm,
                 key,
             }],
-            fields: fields.clone(),
+            fields,
         });
-        // The allocation at the call site, storing captured values.
-        let csig = self.methods.name(m).to_string();
-        let h = self.new_heap(
-            Some(m),
-            format!("{csig}[{bci}@L{line}] new {lname}"),
-            &lname,
-        );
-        self.add(R::VP0, &[dst, h]);
-        for (k, c) in captured.iter().enumerate() {
-            if let Some(v) = c {
-                self.add(R::S, &[dst, fields[k].id, *v]);
-            }
-        }
-        // The synthetic method's body.
-        if let Some(ir) = lambda_body(&lname, &sam, captured, impl_kind, implementation) {
-            self.emit_method(&lname, lm, &ir, None);
+        LambdaClass {
+            name: lname,
+            method: lm,
+            fields: field_ids,
         }
     }
 
