@@ -18,11 +18,37 @@ use biodivine_lib_bdd::{BddNode, BddPointer};
 /// A 64-bit mix: a folded 64×64→128 multiply, so that every input bit
 /// reaches every output bit (the slot is taken from the high bits).
 #[inline]
-fn mix(word: u64) -> u64 {
+pub(crate) fn mix(word: u64) -> u64 {
     const K: u64 = 0x9E37_79B9_7F4A_7C15;
     let m = u128::from(word ^ K) * u128::from(K);
     (m as u64) ^ ((m >> 64) as u64)
 }
+
+/// A hasher of one `u64` key by [`mix`], for hash maps keyed by packed
+/// node pointers, whose low halves are often zero (FxHash leaves such
+/// keys' low bits zero, and every key in one bucket).
+#[derive(Default, Clone, Copy)]
+pub(crate) struct MixHasher(u64);
+
+impl std::hash::Hasher for MixHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = mix(self.0 ^ u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, word: u64) {
+        self.0 = mix(self.0 ^ word);
+    }
+}
+
+/// A hash map keyed by packed node pointers (see [`MixHasher`]).
+pub(crate) type MixMap<V> =
+    std::collections::HashMap<u64, V, std::hash::BuildHasherDefault<MixHasher>>;
 
 /// The slot count for `hint` expected entries, at least `min` and at most
 /// `max` (powers of two).
