@@ -269,11 +269,13 @@ pub fn from_bit_rows(num_vars: u16, vars: &[u16], keys: &[u64], words: usize) ->
 /// Building depth-first instead probed one unique table over the whole
 /// result at every trie node, a cache miss each: in a profile of the
 /// quick start's facts and load (Invoke against JDK 17), those probes
-/// were a third of the samples. By levels, the load took 4.8 s instead
-/// of 12.8–13.2 s (two runs each, 2-core Xeon), `actualOfI` (1.2 M
-/// tuples, 9.4 M nodes) under 1 s instead of 5.1 s. Sorting every level
-/// took 9.1–9.3 s: relations with much sharing, such as `vT`, sorted
-/// millions of pairs per level for a few distinct ones.
+/// were a third of the samples. By levels, then laid out depth-first
+/// ([`depth_first`]), the load took 6.0 s instead of 12.8–13.2 s, and
+/// the whole quick start (`points-to`) 66.0 and 68.2 s against 74.4 and
+/// 75.0 s (two alternating pairs, 2-core Xeon; the same database, byte
+/// for byte). Sorting every level took 9.1–9.3 s: relations with much
+/// sharing, such as `vT`, sorted millions of pairs per level for a few
+/// distinct ones.
 fn build_by_levels(num_vars: u16, vars: &[u16], rows: Rows) -> Bdd {
     let n = rows.data.len() / rows.words;
     let mut nodes = vec![BddNode::mk_zero(num_vars), BddNode::mk_one(num_vars)];
@@ -349,9 +351,52 @@ fn build_by_levels(num_vars: u16, vars: &[u16], rows: Rows) -> Bdd {
         std::mem::swap(&mut groups, &mut next);
         crate::interrupt::poll();
     }
-    let root = BddPointer::from_index(groups[0].1 as usize);
-    let whole = root.to_index() + 1 == nodes.len();
-    export_post_order(&nodes, root, whole)
+    depth_first(&nodes, groups[0].1 as usize)
+}
+
+/// The BDD rooted at `root` in `nodes` (children before parents), laid
+/// out in depth-first post-order, low child first: the order in which a
+/// depth-first build makes the nodes, and in which operations visit
+/// them. Left in the order of levels, every step from a node to its
+/// children left the cache: the quick start's load took 8 s less, and
+/// its solve as much more.
+fn depth_first(nodes: &[BddNode], root: usize) -> Bdd {
+    let num_vars = nodes[0].var.to_index() as u16;
+    match root {
+        0 => return mk_false(num_vars),
+        1 => return mk_true(num_vars),
+        _ => {}
+    }
+    const UNSEEN: u32 = u32::MAX;
+    let mut new_id = vec![UNSEEN; nodes.len()];
+    new_id[0] = 0;
+    new_id[1] = 1;
+    let mut out: Vec<BddNode> = vec![nodes[0], nodes[1]];
+    // (node, whether its children are placed).
+    let mut stack: Vec<(usize, bool)> = vec![(root, false)];
+    while let Some((n, expanded)) = stack.pop() {
+        if new_id[n] != UNSEEN {
+            continue;
+        }
+        let (low, high) = (nodes[n].low_link.to_index(), nodes[n].high_link.to_index());
+        if expanded {
+            new_id[n] = out.len() as u32;
+            out.push(BddNode::mk_node(
+                nodes[n].var,
+                BddPointer::from_index(new_id[low] as usize),
+                BddPointer::from_index(new_id[high] as usize),
+            ));
+        } else {
+            stack.push((n, true));
+            if new_id[high] == UNSEEN {
+                stack.push((high, false));
+            }
+            if new_id[low] == UNSEEN {
+                stack.push((low, false));
+            }
+        }
+    }
+    export_post_order(&out, BddPointer::from_index(out.len() - 1), true)
 }
 
 /// Sorted rows of `words` words each, side by side.
