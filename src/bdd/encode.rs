@@ -195,9 +195,21 @@ pub fn less_bdd(num_vars: u16, a: &[BddVariable], b: &[BddVariable]) -> Bdd {
 /// Builds the relation holding `tuples` over the given attribute blocks.
 ///
 /// Tuples are sorted by their bit strings in variable order and the BDD is
-/// built top-down by splitting the sorted list at each variable: time
+/// built bottom-up one level at a time ([`build_by_levels`]): time
 /// `O(n · bits)`, with no apply operations.
 pub fn relation_from_tuples<R, T>(num_vars: u16, blocks: &[&[BddVariable]], tuples: &[R]) -> Bdd
+where
+    R: AsRef<[T]>,
+    T: Copy + Into<u64>,
+{
+    let (vars, keys, words) = bit_rows(blocks, tuples);
+    from_bit_rows(num_vars, &vars, &keys, words)
+}
+
+/// The tuples as rows of bits in level order: the relation's variables
+/// (level order), the rows (`words` words each, bit `k` most significant
+/// first the value of the `k`-th variable) and `words`.
+fn bit_rows<R, T>(blocks: &[&[BddVariable]], tuples: &[R]) -> (Vec<u16>, Vec<u64>, usize)
 where
     R: AsRef<[T]>,
     T: Copy + Into<u64>,
@@ -224,7 +236,7 @@ where
         }
     }
     let vars: Vec<u16> = order.iter().map(|o| o.0).collect();
-    from_bit_rows(num_vars, &vars, &keys, words)
+    (vars, keys, words)
 }
 
 /// Builds the BDD whose satisfying assignments over `vars` (in level
@@ -232,10 +244,19 @@ where
 /// (most significant first) the value of `vars[k]`.
 pub fn from_bit_rows(num_vars: u16, vars: &[u16], keys: &[u64], words: usize) -> Bdd {
     let words = words.max(1);
-    // The rows sorted and deduplicated, side by side: the splits below
-    // probe them by binary search, which through a list of pointers to
-    // unsorted rows would miss the cache at every probe.
-    let sorted: Vec<u64> = if words == 1 {
+    let sorted = sorted_rows(keys, words);
+    let rows = Rows {
+        data: &sorted,
+        words,
+    };
+    build_by_levels(num_vars, vars, rows)
+}
+
+/// The rows of `keys` (`words` words each) sorted and deduplicated, side
+/// by side: the levels compare each row with the next, which through a
+/// list of pointers to unsorted rows would miss the cache every time.
+fn sorted_rows(keys: &[u64], words: usize) -> Vec<u64> {
+    if words == 1 {
         let mut rows = keys.to_vec();
         rows.sort_unstable();
         rows.dedup();
@@ -245,12 +266,7 @@ pub fn from_bit_rows(num_vars: u16, vars: &[u16], keys: &[u64], words: usize) ->
         rows.sort_unstable();
         rows.dedup();
         rows.concat()
-    };
-    let rows = Rows {
-        data: &sorted,
-        words,
-    };
-    build_by_levels(num_vars, vars, rows)
+    }
 }
 
 /// The BDD of the sorted, distinct `rows` over `vars`, built one level at
@@ -523,31 +539,10 @@ mod tests {
                 })
                 .collect();
             let got = relation_from_tuples(num_vars, &refs, &tuples);
-            // The reference.
-            let mut order: Vec<(u16, usize, usize)> = Vec::new();
-            for (a, block) in refs.iter().enumerate() {
-                for (bit, v) in block.iter().enumerate() {
-                    order.push((v.to_index() as u16, a, bit));
-                }
-            }
-            order.sort_unstable();
-            let words = order.len().div_ceil(64).max(1);
-            let mut keys: Vec<u64> = Vec::new();
-            for t in &tuples {
-                let start = keys.len();
-                keys.resize(start + words, 0);
-                for (k, &(_, a, bit)) in order.iter().enumerate() {
-                    if (t[a] >> bit) & 1 == 1 {
-                        keys[start + k / 64] |= 1u64 << (63 - k % 64);
-                    }
-                }
-            }
-            let mut rows: Vec<&[u64]> = keys.chunks_exact(words).collect();
-            rows.sort_unstable();
-            rows.dedup();
-            let sorted = rows.concat();
+            // The reference, from the same rows.
+            let (vars, keys, words) = bit_rows(&refs, &tuples);
+            let sorted = sorted_rows(&keys, words);
             let n = sorted.len() / words;
-            let vars: Vec<u16> = order.iter().map(|o| o.0).collect();
             let mut b = NodeBuilder::with_capacity(num_vars, n);
             let root = build_sorted(
                 &mut b,

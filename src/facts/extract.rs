@@ -405,8 +405,7 @@ impl FactsBuilder {
         self.add_parameters(id, &desc.params);
         self.modifiers_of(R::MethodModifier, id, m.access, false, false);
         if !is_library {
-            self.add(R::ApplicationMethod, &[id]);
-            self.application_methods.insert(id);
+            self.add_application_method(id);
         }
         match m.name.as_str() {
             "<init>" => {
@@ -784,6 +783,19 @@ impl FactsBuilder {
                 self.fields.intern(&field_signature(&r.class, &r.name, &ty))
             }
         }
+    }
+
+    /// Records `m` as a method of an application class
+    /// (`applicationMethod`).
+    pub(super) fn add_application_method(&mut self, m: u32) {
+        self.add(R::ApplicationMethod, &[m]);
+        self.application_methods.insert(m);
+    }
+
+    /// Whether `m` is a method of an application class
+    /// (`applicationMethod`).
+    pub(super) fn is_application_method(&self, m: u32) -> bool {
+        self.application_methods.contains(&m)
     }
 
     /// Emits the facts of one method body.

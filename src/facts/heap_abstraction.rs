@@ -67,20 +67,18 @@ pub const TABLE_ROWS: usize = 64;
 /// its own variable: a pair that a BDD cannot share with any other. The
 /// bundle's lookup keeps no row apart (`OpenListResourceBundle` puts
 /// every row's key and value in one map), so one object per table loses
-/// nothing there. Measured on that run (2-core Xeon, one run each, same
-/// exported targets and reached methods): `vP` 3.04 M nodes became
-/// 1.33 M and `hP` 1.85 M became 0.82 M; the solve's main stratum took
-/// 86 s instead of 107 s; the whole run 124 s instead of 148 s, with a
-/// peak of 3.3 GB instead of 5.3 GB.
+/// nothing there. Measured on that run (2-core Xeon, same exported
+/// targets and reached methods): in one traced run each, `vP` 3.04 M
+/// nodes became 1.33 M, `hP` 1.85 M became 0.82 M, and the solve's main
+/// stratum took 86 s instead of 107 s; in two alternating pairs
+/// (`scripts/bench-compare.sh`), the whole run took 128.7 s instead of
+/// 167.7 s (medians), with a peak of 3.2 GB instead of 5.3 GB.
 ///
 /// The application's methods keep one object per site: a method that
 /// builds many `Class[]` or `Object[]` arrays for reflective calls needs
 /// them apart. Only arrays are merged: the rows hold data, where objects
 /// of other types (an enum's constants) dispatch.
 pub fn table_rows(b: &FactsBuilder) -> Vec<(Vec<u32>, String)> {
-    let application: FxHashSet<u32> = (b.rels[R::ApplicationMethod as usize].iter())
-        .copied()
-        .collect();
     let array_types: FxHashSet<u32> = (b.rels[R::ComponentType as usize].chunks(2))
         .map(|t| t[0])
         .collect();
@@ -91,7 +89,7 @@ pub fn table_rows(b: &FactsBuilder) -> Vec<(Vec<u32>, String)> {
     let mut sites: FxHashMap<(u32, u32), Vec<u32>> = FxHashMap::default();
     for t in b.rels[R::MH as usize].chunks(2) {
         let (m, h) = (t[0], t[1]);
-        if let (false, Some(&ty)) = (application.contains(&m), array_type.get(&h)) {
+        if let (false, Some(&ty)) = (b.is_application_method(m), array_type.get(&h)) {
             sites.entry((m, ty)).or_default().push(h);
         }
     }
@@ -230,7 +228,7 @@ mod tests {
         let app = b
             .methods
             .intern("<app.Main: void main(java.lang.String[])>");
-        b.add(R::ApplicationMethod, &[app]);
+        b.add_application_method(app);
         let object = b.types.intern("java.lang.Object");
         let string = b.types.intern("java.lang.String");
         let thread = b.types.intern("java.lang.Thread");
