@@ -6,8 +6,8 @@
 //! method bodies to IR in parallel batches and emits their tuples, and
 //! finally adds the global relations (subtyping, dispatch, strings that
 //! name program elements), and last merges the allocation sites that the
-//! heap abstraction makes one object ([`heap_abstraction`]). [`write`] saves the result as a database
-//! directory the engine loads.
+//! heap abstraction makes one object ([`heap_abstraction`]). [`write`]
+//! saves the result as a database directory the engine loads.
 
 pub mod extract;
 pub mod heap_abstraction;
