@@ -1643,7 +1643,7 @@ fn a_given_locale_reads_only_its_properties_bundles() {
         refract(&args);
         let exported = refract(&["export", "targets", &db]);
         let mut loaded: Vec<String> = (exported.lines())
-            .filter(|l| l.contains("\t29\tClass.forName\t"))
+            .filter(|l| l.contains("\t31\tClass.forName\t"))
             .filter_map(|l| l.rsplit('\t').next().map(str::to_string))
             .collect();
         loaded.sort();
