@@ -65,23 +65,89 @@ pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> Program
 }
 
 /// Generates the facts of every class on the class path, with the heap
-/// abstraction `heap`.
+/// abstraction `heap`, in four phases: read and parse the class path
+/// ([`read_class_path`]), declare every class, translate the method
+/// bodies ([`translate`]), then add what the class path's files say and
+/// the global relations, and abstract the heap.
 pub fn generate_with(
     cp: &ClassPath,
     heap: &HeapOptions,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> ProgramFacts {
-    // Each batch of class files is parsed in parallel as soon as it is
-    // read, and its bytes dropped: memory follows the parsed classes, not
-    // the class path's inflated size.
+    let parsed = read_class_path(cp, progress);
+    let mut problems = parsed.problems;
+    let classes = without_circular_classes(parsed.classes, &mut problems);
+    let mut b = FactsBuilder::new();
+    let mut duplicates = 0;
+    let mut kept = Vec::with_capacity(classes.len());
+    for (c, lib, loc) in classes {
+        if b.declare_class(&c, lib) {
+            kept.push((c, loc));
+        } else {
+            duplicates += 1;
+        }
+    }
+    translate(&mut b, &kept, &mut problems, progress);
+    let files = parsed.files;
+    for (service, providers) in &files.services {
+        b.add_service_providers(service, providers);
+    }
+    b.add_manifest_classes(&files.manifest_values);
+    b.add_configuration_classes(&files.configuration_values);
+    b.add_resources(files.resources);
+    b.finish();
+    heap_abstraction::abstract_heap(&mut b, heap);
+    ProgramFacts {
+        builder: b,
+        problems,
+        duplicates,
+        module_infos: parsed.module_infos,
+    }
+}
+
+/// A parsed class: its contents, whether it is the JDK's (a library
+/// class), and where it was read from.
+type ParsedClass = (ClassInfo, bool, String);
+
+/// What reading the class path gives: the parsed classes, and the files
+/// beside them that name classes.
+struct ParsedClassPath {
+    /// Every class that parsed, in class-path order.
+    classes: Vec<ParsedClass>,
+    /// Files that could not be read or parsed.
+    problems: Vec<LoadProblem>,
+    /// `module-info` classes (they declare no type).
+    module_infos: usize,
+    /// The class path's files that name classes.
+    files: ClassPathFiles,
+}
+
+/// The class path's files, other than classes, that name classes.
+#[derive(Default)]
+struct ClassPathFiles {
+    /// Services and their providers: module-info's `provides`, then the
+    /// provider-configuration files of jars and directories.
+    services: Vec<(String, Vec<String>)>,
+    /// Properties files (their keys and values) and provider files (their
+    /// lines); see `resourceFile`.
+    resources: Vec<crate::classpath::ResourceFile>,
+    /// The values of the jars' manifests (see `manifestClass`).
+    manifest_values: Vec<String>,
+    /// The values of the JDK's configuration files (see `configClass`).
+    configuration_values: Vec<String>,
+}
+
+/// Reads the class path and parses every class file. Each batch of class
+/// files is parsed in parallel as soon as it is read, and its bytes
+/// dropped: memory follows the parsed classes, not the class path's
+/// inflated size.
+fn read_class_path(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> ParsedClassPath {
     let mut problems = Vec::new();
-    let mut classes: Vec<(ClassInfo, bool, String)> = Vec::new();
+    let mut classes: Vec<ParsedClass> = Vec::new();
     let mut module_infos = 0;
     let mut read = 0;
     let mut bad: Vec<LoadProblem> = Vec::new();
-    // Services and their providers: module-info's `provides`, then the
-    // provider-configuration files of jars and directories.
-    let mut services: Vec<(String, Vec<String>)> = Vec::new();
+    let mut out = ClassPathFiles::default();
     let files = cp.read_batches(
         &mut |batch| {
             if crate::interrupt::pending().is_some() {
@@ -97,7 +163,7 @@ pub fn generate_with(
                 match r {
                     Ok(c) if c.is_module_info() => {
                         module_infos += 1;
-                        services.extend(c.provides);
+                        out.services.extend(c.provides);
                     }
                     Ok(c) => classes.push((c, cb.is_library, cb.location())),
                     Err(e) => bad.push(LoadProblem {
@@ -110,39 +176,36 @@ pub fn generate_with(
         },
         &mut problems,
     );
-    // The class path's resources that may name classes: properties files
-    // (their keys and values) and provider files (their lines); see
-    // `resourceFile`.
-    let mut resources: Vec<crate::classpath::ResourceFile> = Vec::new();
-    // The values of the jars' manifests (see `manifestClass`).
-    let mut manifest_values: Vec<String> = Vec::new();
-    // The values of the JDK's configuration files (see `configClass`).
-    let mut configuration_values: Vec<String> = Vec::new();
     for f in files {
         match f.kind {
             crate::classpath::ResourceKind::Services(ref service) => {
-                services.push((service.clone(), f.names.clone()));
-                resources.push(f);
+                out.services.push((service.clone(), f.names.clone()));
+                out.resources.push(f);
             }
-            crate::classpath::ResourceKind::Properties => resources.push(f),
-            crate::classpath::ResourceKind::Manifest => manifest_values.extend(f.names),
+            crate::classpath::ResourceKind::Properties => out.resources.push(f),
+            crate::classpath::ResourceKind::Manifest => out.manifest_values.extend(f.names),
             crate::classpath::ResourceKind::JdkConfiguration => {
-                configuration_values.extend(f.names)
+                out.configuration_values.extend(f.names)
             }
         }
     }
     problems.extend(bad);
-    let classes = without_circular_classes(classes, &mut problems);
-    let mut b = FactsBuilder::new();
-    let mut duplicates = 0;
-    let mut kept = Vec::with_capacity(classes.len());
-    for (c, lib, loc) in classes {
-        if b.declare_class(&c, lib) {
-            kept.push((c, loc));
-        } else {
-            duplicates += 1;
-        }
+    ParsedClassPath {
+        classes,
+        problems,
+        module_infos,
+        files: out,
     }
+}
+
+/// Lowers the declared classes' methods to IR in parallel batches of
+/// [`BATCH`] classes, and emits each batch's tuples in class-path order.
+fn translate(
+    b: &mut FactsBuilder,
+    kept: &[(ClassInfo, String)],
+    problems: &mut Vec<LoadProblem>,
+    progress: &(dyn Fn(Progress) + Sync),
+) {
     let total = kept.len();
     let mut done = 0;
     for batch in kept.chunks(BATCH) {
@@ -184,20 +247,6 @@ pub fn generate_with(
         done += batch.len();
         progress(Progress::Translated(done, total));
     }
-    for (service, providers) in &services {
-        b.add_service_providers(service, providers);
-    }
-    b.add_manifest_classes(&manifest_values);
-    b.add_configuration_classes(&configuration_values);
-    b.add_resources(resources);
-    b.finish();
-    heap_abstraction::abstract_heap(&mut b, heap);
-    ProgramFacts {
-        builder: b,
-        problems,
-        duplicates,
-        module_infos,
-    }
 }
 
 /// Takes out the classes the JVM would refuse with
@@ -205,9 +254,9 @@ pub fn generate_with(
 /// reported as a problem: every walk of the hierarchy assumes it has no
 /// cycle.
 fn without_circular_classes(
-    classes: Vec<(ClassInfo, bool, String)>,
+    classes: Vec<ParsedClass>,
     problems: &mut Vec<LoadProblem>,
-) -> Vec<(ClassInfo, bool, String)> {
+) -> Vec<ParsedClass> {
     let mut supers: fxhash::FxHashMap<&str, Vec<&str>> = fxhash::FxHashMap::default();
     for (c, _, _) in &classes {
         supers.entry(c.name.as_str()).or_insert_with(|| {

@@ -928,17 +928,63 @@ impl Translator<'_> {
             op::ILOAD..=op::ALOAD | op::ILOAD_0..=op::ALOAD_3 => self.load_local(st, insn)?,
             op::IALOAD..=op::SALOAD => self.array_load(st, insn)?,
             op::ISTORE..=op::ASTORE | op::ISTORE_0..=op::ASTORE_3 => self.store_local(st, insn)?,
-            op::IASTORE..=op::SASTORE => {
-                let v = self.pop(st, insn)?;
-                let index = self.pop(st, insn)?.int_const();
-                let arr = self.pop(st, insn)?;
-                if let (Some(base), Some(src)) = (arr.var(), v.var()) {
-                    if o == op::AASTORE {
-                        self.push_stmt(Stmt::ArrayStore { base, index, src });
-                    }
-                }
-            }
+            op::IASTORE..=op::SASTORE => self.array_store(st, insn)?,
             op::POP..=op::SWAP => self.stack_op(st, insn)?,
+            op::IADD..=op::DCMPG => self.numeric_insn(st, insn)?,
+            op::IFEQ..=op::IFLE
+            | op::IFNULL
+            | op::IFNONNULL
+            | op::TABLESWITCH
+            | op::LOOKUPSWITCH => {
+                self.pop(st, insn)?;
+            }
+            op::IF_ICMPEQ..=op::IF_ACMPNE => {
+                self.pop(st, insn)?;
+                self.pop(st, insn)?;
+            }
+            op::GOTO | op::GOTO_W | op::RET => {}
+            op::JSR | op::JSR_W => st.stack.push(Val::Addr),
+            op::IRETURN..=op::ARETURN => self.return_insn(st, insn)?,
+            op::RETURN => {}
+            op::GETSTATIC..=op::PUTFIELD => self.field_insn(st, insn)?,
+            op::INVOKEVIRTUAL..=op::INVOKEINTERFACE => self.invoke_insn(st, insn)?,
+            op::INVOKEDYNAMIC => self.invokedynamic_insn(st, insn)?,
+            op::NEW | op::ANEWARRAY | op::NEWARRAY | op::MULTIANEWARRAY => {
+                self.new_insn(st, insn)?
+            }
+            op::ARRAYLENGTH | op::INSTANCEOF => {
+                self.pop(st, insn)?;
+                st.stack.push(Val::Int);
+            }
+            op::ATHROW => self.throw_insn(st, insn)?,
+            op::CHECKCAST => self.checkcast(st, insn)?,
+            op::MONITORENTER | op::MONITOREXIT => {
+                self.pop(st, insn)?;
+            }
+            x => return self.fail(insn, format!("unexpected opcode 0x{x:02x}")),
+        }
+        Ok(())
+    }
+
+    /// `iastore` to `sastore`: an `aastore` of a reference stores it into
+    /// the array's elements; the others store a number.
+    fn array_store(&mut self, st: &mut State, insn: &Insn) -> StepResult {
+        let v = self.pop(st, insn)?;
+        let index = self.pop(st, insn)?.int_const();
+        let arr = self.pop(st, insn)?;
+        if let (Some(base), Some(src)) = (arr.var(), v.var()) {
+            if insn.op == op::AASTORE {
+                self.push_stmt(Stmt::ArrayStore { base, index, src });
+            }
+        }
+        Ok(())
+    }
+
+    /// Arithmetic, shifts, `iinc`, conversions and comparisons: numbers
+    /// in, a number of the instruction's kind out.
+    fn numeric_insn(&mut self, st: &mut State, insn: &Insn) -> StepResult {
+        let o = insn.op;
+        match o {
             op::IADD..=0x73 => {
                 self.pop(st, insn)?;
                 self.pop(st, insn)?;
@@ -967,55 +1013,35 @@ impl Translator<'_> {
                     _ => Val::Int,
                 });
             }
-            op::LCMP..=op::DCMPG => {
+            // lcmp to dcmpg
+            _ => {
                 self.pop(st, insn)?;
                 self.pop(st, insn)?;
                 st.stack.push(Val::Int);
             }
-            op::IFEQ..=op::IFLE
-            | op::IFNULL
-            | op::IFNONNULL
-            | op::TABLESWITCH
-            | op::LOOKUPSWITCH => {
-                self.pop(st, insn)?;
-            }
-            op::IF_ICMPEQ..=op::IF_ACMPNE => {
-                self.pop(st, insn)?;
-                self.pop(st, insn)?;
-            }
-            op::GOTO | op::GOTO_W | op::RET => {}
-            op::JSR | op::JSR_W => st.stack.push(Val::Addr),
-            op::IRETURN..=op::ARETURN => {
-                let v = self.pop(st, insn)?;
-                if let (Some(r), Some(v)) = (self.ir.ret, v.var()) {
-                    self.assign(r, v);
-                }
-            }
-            op::RETURN => {}
-            op::GETSTATIC..=op::PUTFIELD => self.field_insn(st, insn)?,
-            op::INVOKEVIRTUAL..=op::INVOKEINTERFACE => self.invoke_insn(st, insn)?,
-            op::INVOKEDYNAMIC => self.invokedynamic_insn(st, insn)?,
-            op::NEW | op::ANEWARRAY | op::NEWARRAY | op::MULTIANEWARRAY => {
-                self.new_insn(st, insn)?
-            }
-            op::ARRAYLENGTH | op::INSTANCEOF => {
-                self.pop(st, insn)?;
-                st.stack.push(Val::Int);
-            }
-            op::ATHROW => {
-                let v = self.pop(st, insn)?;
-                if let Some(v) = v.var() {
-                    let k = self.insn_index(insn);
-                    self.throw_to_handlers(k, v);
-                }
-                st.stack.clear();
-            }
-            op::CHECKCAST => self.checkcast(st, insn)?,
-            op::MONITORENTER | op::MONITOREXIT => {
-                self.pop(st, insn)?;
-            }
-            x => return self.fail(insn, format!("unexpected opcode 0x{x:02x}")),
         }
+        Ok(())
+    }
+
+    /// `ireturn` to `areturn`: a returned reference flows to the method's
+    /// return variable.
+    fn return_insn(&mut self, st: &mut State, insn: &Insn) -> StepResult {
+        let v = self.pop(st, insn)?;
+        if let (Some(r), Some(v)) = (self.ir.ret, v.var()) {
+            self.assign(r, v);
+        }
+        Ok(())
+    }
+
+    /// `athrow`: the thrown reference flows to the handlers that cover the
+    /// instruction, and the stack is gone.
+    fn throw_insn(&mut self, st: &mut State, insn: &Insn) -> StepResult {
+        let v = self.pop(st, insn)?;
+        if let Some(v) = v.var() {
+            let k = self.insn_index(insn);
+            self.throw_to_handlers(k, v);
+        }
+        st.stack.clear();
         Ok(())
     }
 
