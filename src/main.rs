@@ -176,6 +176,7 @@ enum Command {
     ///   refract analyze app.jar --roots library --reflection casts -o app.db
     ///   refract analyze app.jar --main app.Main --reflection sound --spec app.spec -o app.db
     ///   refract analyze app.jar --main app.Main --member-arrays -o app.db
+    ///   refract analyze app.jar --main app.Main --assume encapsulation -o app.db
     ///   refract analyze app.jar --main app.Main --roots jvm -o app.db
     ///   refract analyze app.jar --main app.Main --no-model bundles,proxies -o app.db
     #[command(
@@ -214,6 +215,17 @@ enum Command {
         /// reported unresolved, and those methods return no Class object.
         #[arg(long)]
         member_arrays: bool,
+        /// Complete what reflection may do where the analysis cannot say,
+        /// so that the call graph is sound under an assumption (Sawin et
+        /// al.'s levels, each trusting more): behaved-loaders (any class,
+        /// any member, at every site), encapsulation (any class, only the
+        /// members the caller may access, at every site), casts, strings,
+        /// env (only the sites that text the analysis cannot read reaches,
+        /// with accessible members; casts needs --reflection casts or
+        /// infer). Without it those sites stay unresolved and `refract
+        /// report --unsound` lists them.
+        #[arg(long, value_name = "LEVEL")]
+        assume: Option<refract::analysis::Assume>,
         /// Keep every row of the JDK's tables of data (a JDK method's
         /// more than 64 arrays of one type, such as a locale's names) an
         /// object of its own, instead of one object per table.
@@ -599,6 +611,7 @@ fn run(cli: Cli) -> Result<()> {
             reflection,
             spec,
             member_arrays,
+            assume,
             no_merge_tables,
             locales,
             models_off,
@@ -619,6 +632,7 @@ fn run(cli: Cli) -> Result<()> {
                 jvm_roots: roots.contains(&RootsChoice::Jvm),
                 spec,
                 member_arrays,
+                assume,
                 locales,
                 models_off,
                 var_order,

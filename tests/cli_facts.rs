@@ -179,11 +179,15 @@ fn strings_name_the_resources_of_the_class_path() {
          \n\
          # resourceTextClass\n\
          text\ttype\n\
+         <keys of r/handlers.properties>\tr.Bag\n\
+         <keys of r/handlers.properties>\tr.Sized\n\
          <keys of r/registry.properties>\tr.Lower\n\
          <keys of r/registry.properties>\tr.Upper\n\
          <resource line>\tr.Lower\n\
          <resource line>\tr.Upper\n\
+         <resource property key>\tr.Bag\n\
          <resource property key>\tr.Lower\n\
+         <resource property key>\tr.Sized\n\
          <resource property key>\tr.Upper\n\
          <resource property>\tr.Counter\n\
          <resource property>\tr.Lower\n\
@@ -200,6 +204,7 @@ fn strings_name_the_resources_of_the_class_path() {
          \n\
          # resourceKeys\n\
          stream\tkeys\n\
+         <resource r/handlers.properties>\t<keys of r/handlers.properties>\n\
          <resource r/registry.properties>\t<keys of r/registry.properties>\n\
          <resource stream>\t<resource property key>\n\
          \n\
@@ -207,8 +212,10 @@ fn strings_name_the_resources_of_the_class_path() {
          name\tbundle\n\
          \"r.drivers\"\t<bundle r/drivers.properties>\n\
          \"r.drivers\"\t<bundle r/drivers_de.properties>\n\
+         \"r.handlers\"\t<bundle r/handlers.properties>\n\
          <SpecInput: void main(java.lang.String[])>[24@L10] concat\t<bundle r/drivers.properties>\n\
          <SpecInput: void main(java.lang.String[])>[24@L10] concat\t<bundle r/drivers_de.properties>\n\
+         <SpecInput: void main(java.lang.String[])>[24@L10] concat\t<bundle r/handlers.properties>\n\
          <SpecInput: void main(java.lang.String[])>[24@L10] concat\t<bundle r/registry.properties>\n\
          <SpecInput: void main(java.lang.String[])>[24@L10] concat\t<bundle r/shapes.properties>\n\
          <SpecInput: void main(java.lang.String[])>[24@L10] concat\t<bundle r/tools.properties>\n"

@@ -805,8 +805,8 @@ fn bad_specifications_and_roots_are_reported() {
     assert_eq!(
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
-         (classes with a main method: Annotated, Arity, ArrayElements, Bundles, Callbacks, Casts, \
-         Concatenated, ConstantForName, Constructors, Containers, and 32 more)\n"
+         (classes with a main method: Annotated, Arity, ArrayElements, Assumed, Bundles, Callbacks, \
+         Casts, Concatenated, ConstantForName, Constructors, and 33 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),
@@ -1745,4 +1745,106 @@ fn xml_reader_factory_loads_the_driver_its_provider_file_names() {
         !check.contains("org.xml.sax.helpers.NewInstance."),
         "{check}"
     );
+}
+
+/// `--assume LEVEL` completes what the level does not trust
+/// (`queries/reflection-assume.dl`). `Assumed` looks up a method and a
+/// field of r.Knob, and a method of its own class, by a name read from
+/// input. Under `strings` only those open lookups are completed, with the
+/// members Assumed may access: r.Knob's public ones, and its own private
+/// `secret`. Under `encapsulation` every site is completed (the constant
+/// `r.Knob` too, with every class), still with accessible members only;
+/// under `behaved-loaders` with any member, whose private method
+/// `Method.invoke` then calls as it is.
+#[test]
+fn assume_completes_what_each_level_does_not_trust() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = empty_spec(dir.path());
+    let run = |level: &str| {
+        let db = dir.path().join(format!("assumed-{level}.db"));
+        analyze_with("Assumed", "points-to", &spec, &db, &["--assume", level]);
+        let db = db.display().to_string();
+        (
+            refract(&["export", "targets", &db]),
+            refract(&["report", &db]),
+        )
+    };
+    let (strings, report) = run("strings");
+    let want =
+        std::fs::read_to_string(root().join("tests/expected/reflection/Assumed.strings.tsv"))
+            .unwrap();
+    assert_eq!(strings, want);
+    assert!(
+        report.starts_with("reflection variant: points-to, assume strings\n"),
+        "{report}"
+    );
+    assert!(
+        report.ends_with(
+            "completed under --assume strings: 0 classes at 0 class-name sites, \
+             2 methods at 2 member sites, 1 field at 1 member site\n"
+        ),
+        "{report}"
+    );
+    // The rows of r.Knob's members at the lookups (bci 41, 83) and the
+    // invoke (74).
+    let knob = |exported: &str| -> Vec<String> {
+        (exported.lines())
+            .map(|l| l.split('\t').collect::<Vec<_>>())
+            .filter(|c| ["41", "74", "83"].contains(&c[3]) && c[6].starts_with("r.Knob."))
+            .map(|c| format!("{} {} {}", c[3], c[5], c[6]))
+            .collect()
+    };
+    let (encapsulation, report) = run("encapsulation");
+    assert_eq!(
+        knob(&encapsulation),
+        [
+            "41 Class.getDeclaredMethod r.Knob.turn",
+            "74 Method.invoke r.Knob.turn(I)V",
+            "83 Class.getDeclaredField r.Knob.turns",
+        ]
+    );
+    assert!(
+        encapsulation.contains("\t25\t17\tClass.forName\tr.Sized\n"),
+        "{encapsulation}"
+    );
+    assert!(
+        report.contains("completed under --assume encapsulation: "),
+        "{report}"
+    );
+    let (behaved, _) = run("behaved-loaders");
+    assert_eq!(
+        knob(&behaved),
+        [
+            "41 Class.getDeclaredMethod r.Knob.click",
+            "41 Class.getDeclaredMethod r.Knob.jam",
+            "41 Class.getDeclaredMethod r.Knob.nudge",
+            "41 Class.getDeclaredMethod r.Knob.turn",
+            "74 Method.invoke r.Knob.click(I)V",
+            "74 Method.invoke r.Knob.jam(I)V",
+            "74 Method.invoke r.Knob.nudge(I)V",
+            "74 Method.invoke r.Knob.turn(I)V",
+            "83 Class.getDeclaredField r.Knob.detents",
+            "83 Class.getDeclaredField r.Knob.stops",
+            "83 Class.getDeclaredField r.Knob.turns",
+        ]
+    );
+    // Without --assume the lookups stay unresolved.
+    let db = dir.path().join("assumed.db");
+    analyze("Assumed", "points-to", &spec, &db);
+    let plain = refract(&["export", "targets", &db.display().to_string()]);
+    assert!(knob(&plain).is_empty(), "{plain}");
+    // `casts` trusts casts, which points-to does not use.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_refract"))
+        .args(["analyze", &classes(), "--main", "Assumed", "--jdk", "none"])
+        .args(["--assume", "casts", "-q", "-o"])
+        .arg(dir.path().join("casts.db"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: --assume casts trusts the casts of created objects, which \
+         --reflection points-to does not use: use --reflection casts or infer\n"
+    );
+    assert!(!dir.path().join("casts.db").exists());
 }

@@ -45,6 +45,11 @@ pub struct AnalysisOptions {
     /// `queries/reflection-member-arrays.dl`); off, they stay empty, as in
     /// the paper's implementation.
     pub member_arrays: bool,
+    /// The assumption under which the call graph is to be sound
+    /// (`queries/reflection-assume.dl`): the sites it does not trust get
+    /// every target it allows. None: they stay as the variant leaves
+    /// them, and `refract report` lists the unsound ones.
+    pub assume: Option<super::Assume>,
     /// The locales of the runs (`en_US`): resource bundles load only
     /// their variants (`runVariant`, see `queries/models/bundles.dl`).
     /// Empty: every locale of the class path.
@@ -75,6 +80,9 @@ pub enum AnalysisError {
     /// class, and a hint naming the application's classes that have one.
     #[error("--main {0}: the class path has no method <{0}: void main(java.lang.String[])>{1}")]
     NoMain(String, String),
+    /// `--assume` does not fit the variant.
+    #[error("{0}")]
+    Assume(String),
     /// No roots were given or found.
     #[error("no entry points: pass --main CLASS, --roots library or --roots jvm")]
     NoRoots,
@@ -213,6 +221,13 @@ fn analyze_unguarded(
             std::borrow::Cow::Borrowed(text)
         };
         let _ = write!(rules, "\n# ---- {name} ----\n{text}");
+    }
+    if let Some(a) = opts.assume {
+        let text = a.rules(opts.variant).map_err(AnalysisError::Assume)?;
+        let _ = write!(
+            rules,
+            "\n# ---- reflection-assume.dl (--assume {a}) ----\n{text}"
+        );
     }
     if opts.jvm_roots {
         let (name, text) = super::variant::JVM_ENTRY;
@@ -408,6 +423,9 @@ fn analyze_unguarded(
     manifest.option("variant", &opts.variant.to_string());
     if opts.member_arrays {
         manifest.option("member-arrays", "on");
+    }
+    if let Some(a) = opts.assume {
+        manifest.option("assume", a.name());
     }
     if !opts.locales.is_empty() {
         manifest.option("locale", &opts.locales.join(","));

@@ -11,6 +11,7 @@
 //!   results measured against them (`refract check`);
 //! - [`callgraph`]: the call graph as TSV, DOT, SVG or a page, filtered.
 
+pub mod assume;
 pub mod callgraph;
 pub mod check;
 pub mod driver;
@@ -21,4 +22,5 @@ pub mod spec;
 pub mod trace;
 pub mod variant;
 
+pub use assume::Assume;
 pub use variant::Variant;

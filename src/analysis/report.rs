@@ -107,6 +107,19 @@ pub fn render(r: &Results) -> String {
             if n == 1 { "it" } else { "them" }
         );
     }
+    if let Some(c) = &r.completion {
+        let _ = writeln!(
+            out,
+            "completed under --assume {}: {} at {}, {} at {}, {} at {}",
+            c.level,
+            counted(c.classes.1, "class", "classes"),
+            counted(c.classes.0, "class-name site", "class-name sites"),
+            counted(c.methods.1, "method", "methods"),
+            counted(c.methods.0, "member site", "member sites"),
+            counted(c.fields.1, "field", "fields"),
+            counted(c.fields.0, "member site", "member sites"),
+        );
+    }
     out
 }
 

@@ -114,6 +114,29 @@ pub struct Results {
     /// where no string naming a class reaches the name argument
     /// (`specOnly`); `None` without one.
     pub spec_only: Option<usize>,
+    /// With `--assume`: what the completion gave (see [`Completion`]).
+    pub completion: Option<Completion>,
+}
+
+/// What `--assume LEVEL` completed (`queries/reflection-assume.dl`): the
+/// sites it gave targets, and how many (site, target) pairs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Completion {
+    /// The level.
+    pub level: String,
+    /// Class-name sites and the classes they were given.
+    pub classes: (usize, usize),
+    /// Lookups and member arrays, and the methods (constructors too) they
+    /// were given.
+    pub methods: (usize, usize),
+    /// Lookups and member arrays, and the fields they were given.
+    pub fields: (usize, usize),
+}
+
+/// The distinct sites (first column) of `rows`, and the number of rows.
+fn sites_and_pairs(rows: &[Vec<u64>]) -> (usize, usize) {
+    let sites: BTreeSet<u64> = rows.iter().map(|t| t[0]).collect();
+    (sites.len(), rows.len())
 }
 
 /// Reads the results of an analysis from `db`.
@@ -274,7 +297,20 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
     } else {
         None
     };
+    let completion = match db.option("assume") {
+        Some(level) => Some(Completion {
+            level: level.to_string(),
+            classes: sites_and_pairs(&db.tuples("assumedClass")?),
+            methods: sites_and_pairs(&db.tuples("assumedMethod")?),
+            fields: sites_and_pairs(&db.tuples("assumedField")?),
+        }),
+        None => None,
+    };
+    if let Some(c) = &completion {
+        variant.push_str(&format!(", assume {}", c.level));
+    }
     Ok(Results {
+        completion,
         spec_only,
         sites,
         definitions,

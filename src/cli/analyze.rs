@@ -40,6 +40,11 @@ pub fn run_analyze(a: AnalyzeArgs) -> Result<()> {
     if a.options.variant == Variant::None && a.options.spec.is_some() {
         bail!("--spec has no effect with --reflection none, which ignores reflection; choose another variant");
     }
+    if let Some(assume) = a.options.assume {
+        if let Err(e) = assume.rules(a.options.variant) {
+            bail!("{e}");
+        }
+    }
     let cp = super::facts::class_path(&a.classpath, &a.jdk)?;
     let mut inputs: Vec<PathBuf> = cp.entries.iter().map(|e| e.path.clone()).collect();
     inputs.extend(a.options.spec.iter().cloned());

@@ -144,6 +144,8 @@ pub struct FactsBuilder {
     pub heaps: Vec<String>,
     /// MOD
     pub modifiers: Interner,
+    /// PKG
+    pub packages: Interner,
     pub(super) string_heaps: FxHashMap<String, u32>,
     pub(super) class_heaps: FxHashMap<u32, u32>,
     /// The input objects (`<input string>`, `<property value>`,
@@ -226,6 +228,9 @@ pub const GLOBAL_VAR: u32 = 0;
 pub const GLOBAL_HEAP: u32 = 0;
 /// F 0: array elements.
 pub const ARRAY_FIELD: u32 = 0;
+
+/// The name of the unnamed package in the PKG domain.
+pub const UNNAMED_PACKAGE: &str = "<unnamed>";
 /// N 0: calls that are not dispatched.
 pub const DIRECT_NAME: u32 = 0;
 
@@ -246,6 +251,7 @@ impl FactsBuilder {
             names: Interner::with(&["<direct>"]),
             heaps: vec!["<global>".to_string()],
             modifiers: Interner::with(MODIFIERS),
+            packages: Interner::default(),
             string_heaps: FxHashMap::default(),
             class_heaps: FxHashMap::default(),
             input_heaps: FxHashMap::default(),
@@ -336,6 +342,24 @@ impl FactsBuilder {
         }
     }
 
+    /// The scopes of Java's access control that type `t`, named `name`
+    /// (its binary name; a lambda's class that of its caller), belongs
+    /// to: its package (`typePackage`) and the nest of its top-level
+    /// class (`typeNest`).
+    fn declare_scopes(&mut self, t: u32, name: &str) {
+        let package = name.rsplit_once('.').map_or(UNNAMED_PACKAGE, |(p, _)| p);
+        let p = self.packages.intern(package);
+        self.add(R::TypePackage, &[t, p]);
+        let simple_start = name.len() - name.rsplit('.').next().map_or(0, str::len);
+        let top = match name[simple_start..].find('$') {
+            // `$Foo` is a name of its own, not a member of ``.
+            Some(k) if k > 0 => &name[..simple_start + k],
+            _ => name,
+        };
+        let host = self.types.intern(top);
+        self.add(R::TypeNest, &[t, host]);
+    }
+
     /// Declares a class: its type, members, modifiers and hierarchy
     /// edges. Returns `false` (and does nothing) when a class of that name
     /// was declared before (the first on the class path wins).
@@ -354,6 +378,7 @@ impl FactsBuilder {
             self.stats.classes.0 += 1;
         }
         self.modifiers_of(R::ClassModifier, t, c.access, true, false);
+        self.declare_scopes(t, &c.name);
         for a in &c.annotations {
             let at = self.types.intern(a);
             self.add(R::ClassAnnotation, &[t, at]);

@@ -32,6 +32,10 @@ pub const DOMAINS: &[(&str, &str)] = &[
     ("MOD", "modifiers"),
     ("BCI", "bytecode indexes"),
     ("LINE", "source lines (0 when unknown)"),
+    (
+        "PKG",
+        "packages, the scopes of package access (<unnamed> is the unnamed package)",
+    ),
 ];
 
 /// An input relation: name, attributes as (name, domain), description.
@@ -203,6 +207,12 @@ relations! {
     ClassModifier => "classModifier",
         [("type", "T"), ("mod", "MOD")],
         "class modifier (interface, abstract, ...)";
+    TypePackage => "typePackage",
+        [("type", "T"), ("package", "PKG")],
+        "a declared class or interface and its package";
+    TypeNest => "typeNest",
+        [("type", "T"), ("host", "T")],
+        "a declared class and the top-level class of its nest, by binary name (a.B$C and a.B$C$D are in a.B's; a top-level class is its own)";
     FieldType => "fieldType",
         [("field", "F"), ("type", "T")],
         "declared type of a field";

@@ -31,6 +31,7 @@ pub fn domain_sizes(b: &FactsBuilder) -> Vec<(&'static str, u64)> {
                 "N" => b.names.len(),
                 "Z" => b.max_z as usize + 1,
                 "MOD" => b.modifiers.len(),
+                "PKG" => b.packages.len(),
                 "BCI" => b.max_bci as usize + 1,
                 _ => b.max_line as usize + 1,
             };
@@ -53,6 +54,7 @@ pub fn hold_constants(b: &mut FactsBuilder, c: &crate::datalog::constants::Const
             "F" => &mut b.fields,
             "N" => &mut b.names,
             "MOD" => &mut b.modifiers,
+            "PKG" => &mut b.packages,
             _ => continue,
         };
         for n in names {
@@ -161,6 +163,7 @@ pub fn write_maps_and_schema(b: &FactsBuilder, dir: &Path) -> io::Result<Vec<(St
             "I" => write_lines(&path, b.site_count(), |k| b.site_name(k as u32)),
             "N" => write_lines(&path, b.names.len(), |k| b.names.names()[k].clone()),
             "MOD" => write_lines(&path, b.modifiers.len(), |k| b.modifiers.names()[k].clone()),
+            "PKG" => write_lines(&path, b.packages.len(), |k| b.packages.names()[k].clone()),
             _ => write_lines(&path, n as usize, |k| k.to_string()),
         }
     })?;
@@ -278,6 +281,7 @@ pub fn element_name(b: &FactsBuilder, domain: &str, id: u32) -> String {
         "I" => b.site_name(id),
         "N" => b.names.name(id).to_string(),
         "MOD" => b.modifiers.name(id).to_string(),
+        "PKG" => b.packages.name(id).to_string(),
         _ => id.to_string(),
     }
 }
