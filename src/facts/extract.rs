@@ -168,6 +168,10 @@ pub struct FactsBuilder {
     /// Largest line.
     pub max_line: u32,
     lambda_counter: FxHashMap<u32, u32>,
+    /// Each declared class and the top-level class of its nest, by name:
+    /// `typeNest` is emitted in [`Self::finish`], so that a host named
+    /// before its declaration does not renumber the types.
+    nests: Vec<(u32, String)>,
     /// Classes declared, in order, with whether they are library classes.
     pub declared: Vec<(u32, bool)>,
     /// Statistics.
@@ -264,6 +268,7 @@ impl FactsBuilder {
             max_bci: 0,
             max_line: 0,
             lambda_counter: FxHashMap::default(),
+            nests: Vec::new(),
             declared: Vec::new(),
             stats: FactStats::default(),
             source_files: FxHashMap::default(),
@@ -356,8 +361,7 @@ impl FactsBuilder {
             Some(k) if k > 0 => &name[..simple_start + k],
             _ => name,
         };
-        let host = self.types.intern(top);
-        self.add(R::TypeNest, &[t, host]);
+        self.nests.push((t, top.to_string()));
     }
 
     /// Declares a class: its type, members, modifiers and hierarchy
@@ -1544,6 +1548,10 @@ impl FactsBuilder {
     /// (`aT`), dispatch (`cha`), class objects, the strings that name
     /// types, methods and fields.
     pub fn finish(&mut self) {
+        for (t, top) in std::mem::take(&mut self.nests) {
+            let host = self.types.intern(&top);
+            self.add(R::TypeNest, &[t, host]);
+        }
         self.lift_parameter_stores();
         self.lift_returned_parameters();
         self.add_component_types();
