@@ -502,6 +502,8 @@ fn appends_behind_a_branch_or_in_a_loop_leave_only_the_known_start() {
         [
             setter,
             "<Holders$Box: void set(java.lang.Object)>",
+            "<Introspection$Task: void setLevel(Introspection$Level)>",
+            "<Introspection$Task: void setPath(Introspection$Path)>",
             "<r.Bean: void setName(java.lang.String)>",
             "<r.Bean: void setSize(int)>",
             "<r.Sized: void setSize(int)>",

@@ -57,6 +57,7 @@ const IDIOMS: &[&str] = &[
     "Metaobjects",
     "Concatenated",
     "Inferred",
+    "Introspection",
     "Sinks",
     "Privileged",
 ];
@@ -806,7 +807,7 @@ fn bad_specifications_and_roots_are_reported() {
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
          (classes with a main method: Annotated, Arity, ArrayElements, Assumed, Bundles, Callbacks, \
-         Casts, Concatenated, ConstantForName, Constructors, and 33 more)\n"
+         Casts, Concatenated, ConstantForName, Constructors, and 34 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),

@@ -98,6 +98,10 @@ impl Variant {
         }
         if member_arrays && self != Variant::None {
             files.push(("reflection-member-arrays.dl", MEMBER_ARRAYS));
+        }
+        // `infer`'s placeholders answer getParameterTypes() and the like
+        // for the members they stand for (reflection-infer.dl, part 4).
+        if (member_arrays && self != Variant::None) || self == Variant::Infer {
             files.push(("models/metaobjects.dl", METAOBJECTS));
         }
         files
@@ -215,7 +219,9 @@ pub fn declarations_only(text: &str) -> String {
 }
 
 /// The Class objects that metaobjects give (`getParameterTypes()` and the
-/// like), with `--member-arrays`: SOLAR's completion of the metaobjects.
+/// like), with `--member-arrays` and always under `infer`, whose
+/// placeholders answer them for the members they stand for: SOLAR's
+/// completion of the metaobjects.
 /// On by default (application sites only), hsqldb against the JDK reaches
 /// the same 41,376 methods as without it; its time has not yet been
 /// measured alone, so it stays behind the flag for now (it was moved
@@ -236,7 +242,7 @@ impl FromStr for Variant {
             .into_iter()
             .find(|v| v.name() == s)
             .ok_or_else(|| {
-                format!("unknown reflection variant {s:?} (none, local, points-to, casts, sound)")
+                format!("unknown reflection variant {s:?} (none, local, points-to, casts, sound, infer)")
             })
     }
 }
