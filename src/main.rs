@@ -212,7 +212,9 @@ enum Command {
         /// getDeclaringClass(), getSuperclass() and getInterfaces() name
         /// (SOLAR's model). Without it the arrays stay empty, as in the
         /// paper's bddbddb implementation, calls on their elements are
-        /// reported unresolved, and those methods return no Class object.
+        /// reported unresolved, and those methods return no Class object
+        /// (under infer the arrays hold placeholders, and those methods
+        /// answer for the members a placeholder stands for).
         #[arg(long)]
         member_arrays: bool,
         /// Complete what reflection may do where the analysis cannot say,

@@ -197,6 +197,26 @@ fn calls_on_member_arrays_are_unresolved_without_member_arrays() {
     );
 }
 
+/// `infer` reads the metaobjects model without `--member-arrays`: the
+/// `Class` objects that `getParameterTypes()`, `getReturnType()`,
+/// `getType()`, `getDeclaringClass()`, `getSuperclass()` and
+/// `getInterfaces()` give resolve the lookups on them, as the flag's
+/// expected export says.
+#[test]
+fn infer_gives_the_classes_metaobjects_name_without_member_arrays() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("meta.db");
+    let spec = empty_spec(dir.path());
+    analyze("Metaobjects", "infer", &spec, &db);
+    let want =
+        std::fs::read_to_string(root().join("tests/expected/reflection/Metaobjects.infer.tsv"))
+            .unwrap();
+    assert_eq!(
+        refract(&["export", "targets", &db.display().to_string()]),
+        want
+    );
+}
+
 #[test]
 fn report_counts_sites_call_graph_and_specification_points() {
     let dir = tempfile::tempdir().unwrap();
