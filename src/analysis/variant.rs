@@ -96,12 +96,13 @@ impl Variant {
         if self == Variant::Infer {
             files.push(("reflection-infer.dl", INFER));
         }
-        if member_arrays && self != Variant::None {
+        let member_arrays = member_arrays && self != Variant::None;
+        if member_arrays {
             files.push(("reflection-member-arrays.dl", MEMBER_ARRAYS));
         }
         // `infer`'s placeholders answer getParameterTypes() and the like
         // for the members they stand for (reflection-infer.dl, part 4).
-        if (member_arrays && self != Variant::None) || self == Variant::Infer {
+        if member_arrays || self == Variant::Infer {
             files.push(("models/metaobjects.dl", METAOBJECTS));
         }
         files
@@ -221,12 +222,11 @@ pub fn declarations_only(text: &str) -> String {
 /// The Class objects that metaobjects give (`getParameterTypes()` and the
 /// like), with `--member-arrays` and always under `infer`, whose
 /// placeholders answer them for the members they stand for: SOLAR's
-/// completion of the metaobjects.
-/// On by default (application sites only), hsqldb against the JDK reaches
-/// the same 41,376 methods as without it; its time has not yet been
-/// measured alone, so it stays behind the flag for now (it was moved
-/// there on a wrong reading: the manifest model had caused hsqldb's
-/// 71,623 methods, see bench/RESULTS.md).
+/// completion of the metaobjects. Under `infer` it costs the quick start
+/// nothing measurable (0.995, two pairs) and xalan 1.05 (two pairs, within
+/// a pair's spread); in the other variants it stays behind the flag until
+/// it is timed on the real programs (hsqldb against the JDK reaches the
+/// same 41,376 methods with it; see bench/RESULTS.md).
 const METAOBJECTS: &str = include_str!("../../queries/models/metaobjects.dl");
 
 impl fmt::Display for Variant {
@@ -242,7 +242,8 @@ impl FromStr for Variant {
             .into_iter()
             .find(|v| v.name() == s)
             .ok_or_else(|| {
-                format!("unknown reflection variant {s:?} (none, local, points-to, casts, sound, infer)")
+                let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+                format!("unknown reflection variant {s:?} ({})", names.join(", "))
             })
     }
 }
