@@ -492,6 +492,47 @@ fn calls_behind_a_null_test_are_guarded_by_the_tested_variable() {
 /// then the attribute's letters in a loop. The name starts with "set"
 /// alone, and fits the methods named so (before, the branch's "Xml" was
 /// read as part of the start, and no method fit).
+/// Inside `if (m.getName().startsWith("test"))` the member is a fresh
+/// variable that a name filter defines from it (src/ir/name_tests.rs);
+/// the filter lets through every method, of the application or the
+/// library, whose name passes the test.
+#[test]
+fn a_test_of_a_members_name_gives_it_a_filtered_variable_inside_the_branch() {
+    let f = facts_of(&[fixture("reflection")]);
+    let main = "<Inferred: void main(java.lang.String[])>";
+    let filter = format!("{main}[52@L19] name startsWith \"test\"");
+    assert_eq!(
+        rows(&f, "nameFilter", main),
+        [format!("{main}/l6@40|52\t{main}/l6@40\t{filter}")]
+    );
+    assert_eq!(
+        rows(&f, "filterMethod", &filter),
+        [
+            "<r.Checks: void testFirst()>",
+            "<r.Checks: void testSecond()>"
+        ]
+        .map(|m| format!("{filter}\t{m}"))
+    );
+    // `m.invoke(checks)` inside the branch passes the filtered variable.
+    let invoke = format!(
+        "{main}[62@L20] invokevirtual <java.lang.reflect.Method: java.lang.Object invoke(java.lang.Object,java.lang.Object[])>"
+    );
+    assert_eq!(
+        rows(&f, "actual", &format!("{invoke}\t0\t")),
+        [format!("{invoke}\t0\t{main}/l6@40|52")]
+    );
+    // ant's `name.startsWith("set") && ...`: the whole condition and the
+    // body see the filtered setter, and no field passes a method's test.
+    let main = "<Introspection: void main(java.lang.String[])>";
+    assert_eq!(
+        rows(&f, "nameFilter", main),
+        [format!(
+            "{main}/l5@30|42\t{main}/l5@30\t{main}[42@L50] name startsWith \"set\""
+        )]
+    );
+    assert_eq!(rows(&f, "filterField", main), Vec::<String>::new());
+}
+
 #[test]
 fn appends_behind_a_branch_or_in_a_loop_leave_only_the_known_start() {
     let f = facts_of(&[fixture("reflection")]);

@@ -109,6 +109,7 @@ pub mod op {
     pub const LCMP: u8 = 0x94;
     pub const DCMPG: u8 = 0x98;
     pub const IFEQ: u8 = 0x99;
+    pub const IFNE: u8 = 0x9a;
     pub const IFLE: u8 = 0x9e;
     pub const IF_ICMPEQ: u8 = 0x9f;
     pub const IF_ACMPNE: u8 = 0xa6;

@@ -10,6 +10,7 @@ use crate::classfile::descriptor::{
 };
 use crate::classfile::model::{access, ClassInfo, Code, FieldDecl, MemberRef, MethodDecl};
 use crate::classpath::{ResourceFile, ResourceKind};
+use crate::ir::name_tests::{NameMatch, NameTest};
 use crate::ir::parameter_types::{parameter_list, parameter_lists, MAX_PARAMETERS};
 use crate::ir::string_builders::{concat_affixes, Affixes};
 use crate::ir::{ConcatPart, Invoke, InvokeKind, MethodIr, Stmt, Var};
@@ -183,6 +184,9 @@ pub struct FactsBuilder {
     /// The concatenations with known text, by object (matched against the
     /// class path's names by [`super::partial_names`]).
     pub(super) concat_texts: Vec<(u32, Affixes)>,
+    /// The name filters' objects and their tests (matched against the class path's names by
+    /// [`super::partial_names`]).
+    pub(super) name_filters: Vec<(u32, NameTest)>,
     /// The class path's resources that name classes, by name, and the
     /// object of their streams (see [`Self::add_resources`]).
     resource_streams: Vec<(String, u32)>,
@@ -274,6 +278,7 @@ impl FactsBuilder {
             source_files: FxHashMap::default(),
             concat_heaps: Vec::new(),
             concat_texts: Vec::new(),
+            name_filters: Vec::new(),
             resource_streams: Vec::new(),
             bundle_files: Vec::new(),
             returned_calls: Vec::new(),
@@ -938,6 +943,23 @@ impl FactsBuilder {
                     implementation,
                     &caps,
                 );
+            }
+            Stmt::NameFilter {
+                bci,
+                dst,
+                src,
+                test,
+            } => {
+                let how = match test.how {
+                    NameMatch::Prefix => "startsWith",
+                    NameMatch::Suffix => "endsWith",
+                    NameMatch::Exact => "equals",
+                };
+                let line = body.line_of(*bci);
+                let name = format!("{}[{bci}@L{line}] name {how} {:?}", body.sig, test.text);
+                let h = self.new_heap(Some(body.method), name, test.member_class);
+                self.add(R::NameFilter, &[g(*dst), g(*src), h]);
+                self.name_filters.push((h, test.clone()));
             }
             Stmt::UnknownDynamic { .. } => self.stats.unknown_dynamic += 1,
         }

@@ -20,6 +20,7 @@
 //! (`partial_over_budget`).
 
 use super::extract::{FactsBuilder, R};
+use crate::ir::name_tests::NameMatch;
 use crate::ir::string_builders::Affixes;
 use fxhash::FxHashSet;
 
@@ -110,12 +111,44 @@ fn application_first(fit: Vec<&(u32, bool)>) -> Vec<u32> {
     }
 }
 
+/// The class path's methods and fields (not constructors), by name, each
+/// with whether it is the library's.
+struct MemberNames {
+    methods: NameIndex<(u32, bool)>,
+    fields: NameIndex<(u32, bool)>,
+}
+
+impl MemberNames {
+    fn new(b: &FactsBuilder) -> Self {
+        let application: FxHashSet<&str> = (b.declared.iter())
+            .filter(|&&(_, library)| !library)
+            .map(|&(t, _)| b.types.name(t))
+            .collect();
+        let mut methods = Vec::new();
+        let mut fields = Vec::new();
+        for c in b.hierarchy.names() {
+            if let Some(node) = b.hierarchy.get(c) {
+                let library = !application.contains(c.as_str());
+                let own = node.methods.iter().filter(|m| !m.name.starts_with('<'));
+                methods.extend(own.map(|m| (m.name.clone(), (m.id, library))));
+                fields.extend((node.fields.iter()).map(|f| (f.name.clone(), (f.id, library))));
+            }
+        }
+        MemberNames {
+            methods: NameIndex::new(methods),
+            fields: NameIndex::new(fields),
+        }
+    }
+}
+
 /// Lists, for each concatenation with known text, the classes, methods
 /// and fields whose names fit it (`partialType`, `partialMethod`,
-/// `partialField`).
+/// `partialField`), and for each name filter the members whose names
+/// pass it (`filterMethod`, `filterField`).
 pub fn match_partial_names(b: &mut FactsBuilder) {
     let texts = std::mem::take(&mut b.concat_texts);
-    if texts.is_empty() {
+    let filters = std::mem::take(&mut b.name_filters);
+    if texts.is_empty() && filters.is_empty() {
         return;
     }
     let classes = NameIndex::new(
@@ -123,22 +156,7 @@ pub fn match_partial_names(b: &mut FactsBuilder) {
             .map(|&(t, library)| (b.types.name(t).to_string(), (t, library)))
             .collect(),
     );
-    let application: FxHashSet<&str> = (b.declared.iter())
-        .filter(|&&(_, library)| !library)
-        .map(|&(t, _)| b.types.name(t))
-        .collect();
-    let mut methods = Vec::new();
-    let mut fields = Vec::new();
-    for c in b.hierarchy.names() {
-        if let Some(node) = b.hierarchy.get(c) {
-            let library = !application.contains(c.as_str());
-            let own = node.methods.iter().filter(|m| !m.name.starts_with('<'));
-            methods.extend(own.map(|m| (m.name.clone(), (m.id, library))));
-            fields.extend((node.fields.iter()).map(|f| (f.name.clone(), (f.id, library))));
-        }
-    }
-    let methods = NameIndex::new(methods);
-    let fields = NameIndex::new(fields);
+    let members = MemberNames::new(b);
     for (h, a) in &texts {
         let known = a.prefix.len() + a.suffix.len();
         if (a.exact || known >= 2) && class_fragment(&a.prefix) && class_fragment(&a.suffix) {
@@ -153,7 +171,10 @@ pub fn match_partial_names(b: &mut FactsBuilder) {
         }
         let member = a.exact || a.prefix.len() >= 2 || a.suffix.len() >= 3;
         if member && member_fragment(&a.prefix) && member_fragment(&a.suffix) {
-            for (index, rel) in [(&methods, R::PartialMethod), (&fields, R::PartialField)] {
+            for (index, rel) in [
+                (&members.methods, R::PartialMethod),
+                (&members.fields, R::PartialField),
+            ] {
                 let mut fit = application_first(index.fits(a));
                 if fit.len() > MEMBER_BUDGET {
                     b.stats.partial_over_budget += 1;
@@ -164,6 +185,38 @@ pub fn match_partial_names(b: &mut FactsBuilder) {
                     b.add(rel, &[*h, m]);
                 }
             }
+        }
+    }
+    for (h, test) in &filters {
+        // A filter lets through every member that passes, the
+        // application's and the library's alike, and has no budget: it
+        // only ever narrows what a placeholder stands for.
+        let a = match test.how {
+            NameMatch::Prefix => Affixes {
+                prefix: test.text.clone(),
+                suffix: String::new(),
+                exact: false,
+            },
+            NameMatch::Suffix => Affixes {
+                prefix: String::new(),
+                suffix: test.text.clone(),
+                exact: false,
+            },
+            NameMatch::Exact => Affixes {
+                prefix: test.text.clone(),
+                suffix: String::new(),
+                exact: true,
+            },
+        };
+        let (index, rel) = if test.member_class == "java.lang.reflect.Field" {
+            (&members.fields, R::FilterField)
+        } else {
+            (&members.methods, R::FilterMethod)
+        };
+        let mut pass: Vec<u32> = index.fits(&a).into_iter().map(|(m, _)| *m).collect();
+        pass.sort_unstable();
+        for m in pass {
+            b.add(rel, &[*h, m]);
         }
     }
 }

@@ -347,6 +347,15 @@ relations! {
     NullGuard => "nullGuard",
         [("invoke", "I"), ("variable", "V")],
         "the call runs only where the variable holds an object: the non-null branch of a null test of it dominates the call";
+    NameFilter => "nameFilter",
+        [("dst", "V"), ("src", "V"), ("filter", "H")],
+        "dst holds src's member where a test of the member's name against a constant passed (the filter object stands for the test)";
+    FilterMethod => "filterMethod",
+        [("filter", "H"), ("method", "M")],
+        "a method whose name passes the name filter's test";
+    FilterField => "filterField",
+        [("filter", "H"), ("field", "F")],
+        "a field whose name passes the name filter's test";
     LocaleVariant => "localeVariant",
         [("base", "T"), ("variant", "T")],
         "the variant's name is the base's, `_` and a locale (a resource bundle's name for that locale)";

@@ -15,6 +15,7 @@
 
 use super::flow::{self, Flow};
 use super::invokedynamic;
+use super::name_tests::{self, NameTest};
 use super::null_guards::{self, NullTest};
 use super::string_builders;
 use super::{Invoke, InvokeKind, MethodIr, Stmt, Var};
@@ -334,14 +335,10 @@ fn cover(
     (covering, handler_type)
 }
 
-/// The null test that ends block `b`, given the state before its last
-/// instruction: `ifnull` continues to the next block when the tested
-/// variable holds an object, `ifnonnull` jumps.
-fn null_test(cfg: &Cfg, b: usize, st: &State) -> Option<NullTest> {
+/// The two successors of the conditional branch that ends block `b`:
+/// the block it jumps to and the next block, when they differ.
+fn branch_successors(cfg: &Cfg, b: usize) -> Option<(usize, usize)> {
     let last = &cfg.insns[cfg.blocks[b].end - 1];
-    let Some(Val::Ref(var)) = st.stack.last() else {
-        return None;
-    };
     let Operand::Branch(target) = last.operand else {
         return None;
     };
@@ -352,6 +349,18 @@ fn null_test(cfg: &Cfg, b: usize, st: &State) -> Option<NullTest> {
     if jump == next || next >= cfg.blocks.len() {
         return None;
     }
+    Some((jump, next))
+}
+
+/// The null test that ends block `b`, given the state before its last
+/// instruction: `ifnull` continues to the next block when the tested
+/// variable holds an object, `ifnonnull` jumps.
+fn null_test(cfg: &Cfg, b: usize, st: &State) -> Option<NullTest> {
+    let last = &cfg.insns[cfg.blocks[b].end - 1];
+    let Some(Val::Ref(var)) = st.stack.last() else {
+        return None;
+    };
+    let (jump, next) = branch_successors(cfg, b)?;
     let non_null = match last.op {
         op::IFNULL => next,
         op::IFNONNULL => jump,
@@ -360,6 +369,49 @@ fn null_test(cfg: &Cfg, b: usize, st: &State) -> Option<NullTest> {
     Some(NullTest {
         var: *var,
         non_null,
+    })
+}
+
+/// A test of a member's name that ends a block (see [`name_tests`]).
+#[derive(Clone, Debug)]
+struct PendingNameTest {
+    /// The member whose name is tested.
+    member: Var,
+    /// The test.
+    test: NameTest,
+    /// The block that control enters when the test passes.
+    passed: usize,
+    /// The branch's bytecode index.
+    bci: u32,
+}
+
+/// The name test that ends block `b`: `ifeq` (continue when the call
+/// returned true) or `ifne` (jump when it did) right after a call that
+/// compares a member's name with a constant. `stmts` are the statements
+/// translated so far, the block's from `first`.
+fn name_test(cfg: &Cfg, b: usize, stmts: &[Stmt], first: usize) -> Option<PendingNameTest> {
+    let block = &cfg.blocks[b];
+    if block.end < block.start + 2 {
+        return None;
+    }
+    let last = &cfg.insns[block.end - 1];
+    let call_pc = cfg.insns[block.end - 2].pc;
+    let (jump, next) = branch_successors(cfg, b)?;
+    let passed = match last.op {
+        op::IFEQ => next,
+        op::IFNE => jump,
+        _ => return None,
+    };
+    let call = stmts[first..].iter().rev().find_map(|s| match s {
+        Stmt::Invoke(inv) if inv.bci == call_pc => Some(inv),
+        _ => None,
+    })?;
+    let (member, test) = name_tests::member_name_test(stmts, call)?;
+    Some(PendingNameTest {
+        member,
+        test,
+        passed,
+        bci: last.pc,
     })
 }
 
@@ -550,6 +602,8 @@ struct VariablePass<'a> {
     tests: Vec<Option<NullTest>>,
     /// The variable whose null test guards each translated block.
     guards: Vec<Option<Var>>,
+    /// The name test each translated block ends with.
+    name_tests: Vec<Option<PendingNameTest>>,
     /// The state at the end of each translated block.
     exits: Vec<Option<State>>,
     /// The assignments emitted so far, each once.
@@ -580,6 +634,7 @@ impl<'a> VariablePass<'a> {
             idom,
             tests: vec![None; nb],
             guards: vec![None; nb],
+            name_tests: vec![None; nb],
             exits: vec![None; nb],
             edges: FxHashSet::default(),
             copies,
@@ -599,10 +654,15 @@ impl<'a> VariablePass<'a> {
         } else if b == 0 {
             self.entry.clone()
         } else {
-            self.exits[preds[b][0]].clone().ok_or_else(|| LowerError {
+            let p = preds[b][0];
+            let mut st = self.exits[p].clone().ok_or_else(|| LowerError {
                 bci: cfg.insns[cfg.blocks[b].start].pc,
                 message: "internal: predecessor not translated".into(),
-            })?
+            })?;
+            if let Some(t) = self.name_tests[p].as_ref().filter(|t| t.passed == b) {
+                filter_member(ir, &mut st, t);
+            }
+            st
         };
         let mut tr = Translator {
             class: self.class,
@@ -625,6 +685,7 @@ impl<'a> VariablePass<'a> {
             }
             if k + 1 == cfg.blocks[b].end {
                 self.tests[b] = null_test(cfg, b, &st);
+                self.name_tests[b] = name_test(cfg, b, &tr.ir.stmts, first_stmt);
             }
             tr.step(&mut st, &cfg.insns[k])?;
         }
@@ -652,6 +713,32 @@ impl<'a> VariablePass<'a> {
         }
         self.exits[b] = Some(st);
         Ok(())
+    }
+}
+
+/// Starts the block that a passed name test enters: every slot holding
+/// the tested member holds a fresh variable instead, which
+/// [`Stmt::NameFilter`] defines from the member.
+fn filter_member(ir: &mut MethodIr, st: &mut State, t: &PendingNameTest) {
+    let Some(info) = ir.vars.get(t.member as usize) else {
+        return;
+    };
+    let (name, ty) = (format!("{}|{}", info.name, t.bci), info.ty.clone());
+    let mut fresh = None;
+    for v in st.locals.iter_mut().chain(st.stack.iter_mut()) {
+        if *v == Val::Ref(t.member) {
+            let d = *fresh.get_or_insert_with(|| {
+                let d = ir.new_var(name.clone(), ty.clone());
+                ir.stmts.push(Stmt::NameFilter {
+                    bci: t.bci,
+                    dst: d,
+                    src: t.member,
+                    test: t.test.clone(),
+                });
+                d
+            });
+            *v = Val::Ref(d);
+        }
     }
 }
 

@@ -18,6 +18,7 @@
 //! - [`copies`]: removing the variables that only copy another;
 //! - [`null_guards`]: the calls that run only where a variable holds an
 //!   object;
+//! - [`name_tests`]: the members that a test of their name lets through;
 //! - [`returned_parameters`]: methods that return a parameter, answered per call site;
 //! - [`parameter_fields`]: stores into and returns of parameters' fields,
 //!   answered per call site;
@@ -30,6 +31,7 @@ pub mod copies;
 pub mod flow;
 pub mod invokedynamic;
 pub mod lower;
+pub mod name_tests;
 pub mod natives;
 pub mod null_guards;
 pub mod parameter_fields;
@@ -279,6 +281,19 @@ pub enum Stmt {
         /// Captured arguments (`None` for primitives and null).
         captured: Vec<Option<Var>>,
     },
+    /// `dst = src` where a test of `src`'s name passed: a π node of
+    /// [`name_tests`], through which the analysis passes only the
+    /// members whose names pass the test.
+    NameFilter {
+        /// The bytecode index of the test's branch.
+        bci: u32,
+        /// The member, inside the branch.
+        dst: Var,
+        /// The member tested.
+        src: Var,
+        /// The test.
+        test: name_tests::NameTest,
+    },
     /// An `invokedynamic` with another bootstrap method: the result is
     /// unknown.
     UnknownDynamic {
@@ -299,7 +314,9 @@ impl Stmt {
             | Stmt::StringConst { dst, .. }
             | Stmt::ClassConst { dst, .. }
             | Stmt::StaticLoad { dst, .. } => f(dst),
-            Stmt::Assign { dst, src } | Stmt::Cast { dst, src, .. } => {
+            Stmt::Assign { dst, src }
+            | Stmt::Cast { dst, src, .. }
+            | Stmt::NameFilter { dst, src, .. } => {
                 f(dst);
                 f(src);
             }
@@ -355,6 +372,7 @@ impl Stmt {
             | Stmt::StaticLoad { dst, .. }
             | Stmt::Assign { dst, .. }
             | Stmt::Cast { dst, .. }
+            | Stmt::NameFilter { dst, .. }
             | Stmt::Load { dst, .. }
             | Stmt::ArrayLoad { dst, .. }
             | Stmt::Concat { dst, .. }
