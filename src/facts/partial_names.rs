@@ -18,6 +18,11 @@
 //! past [`CLASS_BUDGET`] classes or [`MEMBER_BUDGET`] members, the
 //! concatenation fits none, and the count is in the summary
 //! (`partial_over_budget`).
+//!
+//! The same indexes list the members that pass each name filter
+//! ([`crate::ir::name_tests`]: `filterMethod`, `filterField`), of the
+//! application and the library alike and without a budget: a filter only
+//! narrows what a placeholder already stands for.
 
 use super::extract::{FactsBuilder, R};
 use crate::ir::name_tests::NameMatch;
