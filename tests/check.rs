@@ -222,8 +222,8 @@ fn loads_of_classes_the_class_path_lacks_are_calls_that_threw() {
     );
 }
 
-/// A trace is a specification in every variant: its class-valued edges
-/// resolve the sites the analysis alone leaves open; what the class path
+/// A trace is a specification in every variant: its edges resolve the
+/// sites the analysis alone leaves open; what the class path
 /// lacks (a generated lambda, a JDK launcher) and forName calls that
 /// threw are passed over.
 #[test]
@@ -495,4 +495,38 @@ fn inference_finds_every_application_edge_of_its_traced_fixtures() {
     // The runs took 34 application edges; `casts` finds the constant
     // forName of r.Upper and the class lookups of the loops.
     assert_eq!(found, [("casts", 5, 34), ("infer", 34, 34)]);
+}
+
+/// A trace is a specification of members too: given its own trace,
+/// `casts`, which infers nothing, finds every application edge of the
+/// `Introspection` run (the setters found among `getMethods()`, their
+/// values' constructors and the calls), as a TamiFlex log makes Doop's
+/// and Tai-e's results sound for the run.
+#[test]
+fn a_trace_resolves_the_member_sites_it_saw() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = "tests/data/traces/Introspection.tsv";
+    let db = dir.path().join("traced.db");
+    let o = Command::new(env!("CARGO_BIN_EXE_refract"))
+        .arg("analyze")
+        .arg(root().join("fixtures/classes/reflection"))
+        .args(["--main", "Introspection", "--jdk", "none"])
+        .args(["--reflection", "casts", "-q", "--spec"])
+        .arg(root().join(trace))
+        .arg("-o")
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = check_tsv(&db.display().to_string(), &[trace]);
+    let application: Vec<&str> = (out.lines().skip(1))
+        .filter(|l| l.split('\t').nth(7) == Some("application"))
+        .collect();
+    assert_eq!(application.len(), 7, "{out}");
+    assert!(
+        application
+            .iter()
+            .all(|l| l.split('\t').nth(8) == Some("found")),
+        "{out}"
+    );
 }

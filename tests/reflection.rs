@@ -1397,8 +1397,8 @@ fn inferred_sites_are_reported_partially_resolved() {
 
 /// `refract report --unsound` lists, as SOLAR and Tai-e report them, the
 /// sites the analysis left unresolved with the reason, and the
-/// application's classes defined from bytes; a class-by-name site comes
-/// with the specification line that resolves it, which, filled in, does.
+/// application's classes defined from bytes; a site comes with the
+/// specification line that resolves it, which, filled in, does.
 #[test]
 fn the_unsound_report_gives_reasons_and_specification_lines() {
     let dir = tempfile::tempdir().unwrap();
@@ -1419,6 +1419,8 @@ fn the_unsound_report_gives_reasons_and_specification_lines() {
     let report = refract(&["report", &db, "--unsound"]);
     let (_, unsound) = report.split_once("\nunsound sites").expect(&report);
     let main = "main([Ljava/lang/String;)V";
+    let desc = "([Ljava/lang/String;)V";
+    let method = "<class>.<method>(<descriptor>)";
     let reason = "no resolved metaobject reaches it";
     assert_eq!(
         unsound,
@@ -1427,21 +1429,27 @@ fn the_unsound_report_gives_reasons_and_specification_lines() {
              in the application:\n  \
              MethodHandles.Lookup.defineClass Generated.{main} @ 26 (line 17): \
              the class is made at run time from bytes; no specification resolves it\n  \
-             Class.getMethod                  Generated.{main} @ 37 (line 18): {reason}\n  \
-             Class.getDeclaredConstructor     Generated.{main} @ 45 (line 18): {reason}\n  \
-             Constructor.newInstance          Generated.{main} @ 52 (line 18): {reason}\n  \
-             Method.invoke                    Generated.{main} @ 59 (line 18): {reason}\n  \
+             Class.getMethod                  Generated.{main} @ 37 (line 18): {reason}\n    \
+             spec: Generated\tmain\t{desc}\t37\t18\tClass.getMethod\t{method}\n  \
+             Class.getDeclaredConstructor     Generated.{main} @ 45 (line 18): {reason}\n    \
+             spec: Generated\tmain\t{desc}\t45\t18\tClass.getDeclaredConstructor\t{method}\n  \
+             Constructor.newInstance          Generated.{main} @ 52 (line 18): {reason}\n    \
+             spec: Generated\tmain\t{desc}\t52\t18\tConstructor.newInstance\t{method}\n  \
+             Method.invoke                    Generated.{main} @ 59 (line 18): {reason}\n    \
+             spec: Generated\tmain\t{desc}\t59\t18\tMethod.invoke\t{method}\n  \
              Class.forName                    SpecInput.{main} @ 29 (line 10): the name comes \
              from java.io.BufferedReader.readLine()Ljava/lang/String; at SpecInput.{main} @ 19 (line 9)\n    \
-             spec: SpecInput\tmain\t([Ljava/lang/String;)V\t29\t10\tClass.forName\t<class>\n  \
-             Class.newInstance                SpecInput.{main} @ 32 (line 10): {reason}\n"
+             spec: SpecInput\tmain\t{desc}\t29\t10\tClass.forName\t<class>\n  \
+             Class.newInstance                SpecInput.{main} @ 32 (line 10): {reason}\n    \
+             spec: SpecInput\tmain\t{desc}\t32\t10\tClass.newInstance\t<class>\n"
         )
     );
 
     // The specification line, its class filled in, resolves the site.
     let line = report
         .lines()
-        .find_map(|l| l.trim_start().strip_prefix("spec: "))
+        .filter_map(|l| l.trim_start().strip_prefix("spec: "))
+        .find(|l| l.contains("\tClass.forName\t"))
         .expect(&report)
         .replace("<class>", "r.Lower");
     let spec = dir.path().join("filled.spec");
@@ -1453,6 +1461,85 @@ fn the_unsound_report_gives_reasons_and_specification_lines() {
         targets
             .contains("SpecInput\tmain\t([Ljava/lang/String;)V\t29\t10\tClass.forName\tr.Lower\n"),
         "{targets}"
+    );
+}
+
+/// A specification names members too: a lookup's line gives the member
+/// whose metaobject the lookup returns, a use's line the member called,
+/// constructed, read or written. Under `casts`, which infers nothing,
+/// the lines of the unsound report, filled in, resolve `Assumed`'s
+/// lookups by a name read from input, and the lookup's method reaches
+/// the `invoke` that follows it.
+#[test]
+fn specification_lines_of_members_resolve_member_sites() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = empty_spec(dir.path());
+    let db = dir.path().join("assumed.db");
+    analyze("Assumed", "casts", &empty, &db);
+    let report = refract(&["report", &db.display().to_string(), "--unsound"]);
+    let blanks: Vec<&str> = report
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("spec: "))
+        .collect();
+    assert_eq!(blanks.len(), 5, "{report}");
+    let fill = [
+        ("41", "r.Knob.turn(I)V"),
+        ("83", "r.Knob.turns"),
+        ("120", "Assumed.secret"),
+    ];
+    let mut spec = String::new();
+    for (bci, member) in fill {
+        let line = blanks
+            .iter()
+            .find(|l| l.split('\t').nth(3) == Some(bci))
+            .expect(&report);
+        let (site, _) = line.rsplit_once('\t').unwrap();
+        spec.push_str(&format!("{site}\t{member}\n"));
+    }
+    let spec_file = dir.path().join("members.spec");
+    std::fs::write(&spec_file, &spec).unwrap();
+    let resolved = dir.path().join("resolved.db");
+    analyze_with(
+        "Assumed",
+        "casts",
+        &empty,
+        &resolved,
+        &["--spec", &spec_file.display().to_string()],
+    );
+    let targets = refract(&["export", "targets", &resolved.display().to_string()]);
+    let rows: Vec<String> = (targets.lines().skip(1))
+        .map(|l| l.split('\t').skip(3).collect::<Vec<_>>().join(" "))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "25 17 Class.forName r.Knob",
+            "41 18 Class.getDeclaredMethod r.Knob.turn",
+            "53 19 Class.getConstructor r.Knob.<init>",
+            "60 19 Constructor.newInstance r.Knob.<init>()V",
+            "74 19 Method.invoke r.Knob.turn(I)V",
+            "83 20 Class.getDeclaredField r.Knob.turns",
+            "120 21 Method.invoke Assumed.secret(I)V",
+        ]
+    );
+    // A member the class does not declare is an error with its line.
+    std::fs::write(&spec_file, spec.replace("r.Knob.turns", "r.Knob.level")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_refract"))
+        .args(["analyze", &classes(), "--main", "Assumed", "--jdk", "none"])
+        .args(["--reflection", "casts", "-q", "--spec"])
+        .arg(&spec_file)
+        .arg("-o")
+        .arg(dir.path().join("bad.db"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!dir.path().join("bad.db").exists());
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        format!(
+            "error: {}:2: class r.Knob declares no member `level`\n",
+            spec_file.display()
+        )
     );
 }
 

@@ -206,7 +206,7 @@ fn analyze_unguarded(
     let root_methods = roots(&facts, opts)?;
     let spec_rows = match (&opts.spec, opts.variant) {
         (Some(path), _) => spec::resolve_file(path, &facts.builder).map_err(AnalysisError::Spec)?,
-        (None, _) => Vec::new(),
+        (None, _) => spec::Resolved::default(),
     };
     let mut rules = String::new();
     for (name, text) in opts
@@ -368,14 +368,15 @@ fn analyze_unguarded(
         let bundles = crate::facts::locale_variants::run_bundles(&facts.builder, &opts.locales);
         inputs.push((rid, bundles.into_iter().map(|h| vec![h as u64]).collect()));
     }
-    if let Some(rid) = solver.prog.relation_id("specClass") {
-        inputs.push((
-            rid,
-            spec_rows
-                .iter()
-                .map(|&(i, t)| vec![i as u64, t as u64])
-                .collect(),
-        ));
+    for (name, rows) in [
+        ("specClass", &spec_rows.classes),
+        ("specMethod", &spec_rows.methods),
+        ("specField", &spec_rows.fields),
+    ] {
+        if let Some(rid) = solver.prog.relation_id(name) {
+            let rows = rows.iter().map(|&(i, x)| vec![i as u64, x as u64]);
+            inputs.push((rid, rows.collect()));
+        }
     }
     built.extend(
         inputs

@@ -186,11 +186,13 @@ fn unsound_reason(r: &Results, s: &Site, sources: &BTreeMap<u64, String>) -> Str
 /// The unsound sites, as SOLAR and Tai-e report them: every reachable
 /// reflective site that is unresolved or only partly resolved, with the
 /// reason, and every call that defines a class from bytes in the
-/// application. For a class-by-name site (`Class.forName`,
-/// `ClassLoader.loadClass`), the line of a specification file (`refract
-/// analyze --spec`, the TSV of `refract export targets`) that resolves it,
-/// its target left as `<class>` for the user to fill in. Application
-/// sites come first; the JDK's follow.
+/// application. For each site whose API a specification can resolve
+/// (the class-by-name calls, `Class.newInstance`, and the lookups and
+/// uses of single members: see [`super::spec`]), the line of a
+/// specification file (`refract analyze --spec`, the TSV of `refract
+/// export targets`) that resolves it, its target left blank for the user
+/// to fill in (`<class>`, `<class>.<method>(<descriptor>)`,
+/// `<class>.<field>`). Application sites come first; the JDK's follow.
 pub fn render_unsound(db: &mut Database, r: &Results) -> Result<String, DatabaseError> {
     let application: BTreeSet<u64> = db
         .tuples_if_present("applicationMethod")?
@@ -247,19 +249,18 @@ pub fn render_unsound(db: &mut Database, r: &Results) -> Result<String, Database
             s.line,
             unsound_reason(r, s, &sources)
         )];
-        if api::is_class_by_name_label(s.api) {
-            if let Some(sig) = parse_method_signature(&caller) {
-                let spec = tsv_line(
-                    &sig.class,
-                    &sig.name,
-                    &sig.descriptor(),
-                    s.bci,
-                    s.line,
-                    s.api,
-                    "<class>",
-                );
-                lines.push(format!("  spec: {spec}"));
-            }
+        let blank = super::spec::SpecTarget::blank(s.api);
+        if let (Some(blank), Some(sig)) = (blank, parse_method_signature(&caller)) {
+            let spec = tsv_line(
+                &sig.class,
+                &sig.name,
+                &sig.descriptor(),
+                s.bci,
+                s.line,
+                s.api,
+                blank,
+            );
+            lines.push(format!("  spec: {spec}"));
         }
         entries.push((!application.contains(&s.caller), at, s.bci, lines));
     }

@@ -1,30 +1,46 @@
-//! Specification files: which classes a reflective call site returns,
-//! supplied by the user for the `sound` variant.
+//! Specification files: which classes, methods and fields a reflective
+//! call site yields, supplied by the user (`--spec`; the `sound` variant
+//! always reads one).
 //!
 //! Two formats are accepted, line by line (`#` starts a comment):
 //!
 //! - the paper's Fig. 3: `loadImpl() @ 43 InetAddress.java:1231 =>
 //!   java.net.Inet4AddressImpl` — method name, bytecode index, and
-//!   optionally source file and line;
+//!   optionally source file and line; the target is a class;
 //! - the TSV of `refract export targets`: `caller_class caller_method
 //!   caller_desc bci line api target`, so that an exported list can be
-//!   edited and fed back. Lines whose target is not a class (methods,
-//!   fields) are accepted and ignored.
+//!   edited and fed back. The API label says what the target is:
+//!   - a class at `Class.forName`, `ClassLoader.loadClass`,
+//!     `MethodHandles.Lookup.findClass` and `Class.newInstance`;
+//!   - a method (`a.B.m(I)V`, or `a.B.m` for every method of that name)
+//!     at `Method.invoke`, `Class.getMethod`, `Class.getDeclaredMethod`,
+//!     and a constructor (`a.B.<init>(I)V`, `a.B.<init>`) at
+//!     `Constructor.newInstance`, `Class.getConstructor` and
+//!     `Class.getDeclaredConstructor`;
+//!   - a field (`a.B.f`) at `Field.get`, `Field.set`, `Class.getField`
+//!     and `Class.getDeclaredField`.
+//!
+//!   Lines of other APIs (the arrays of `getMethods()` and the like) are
+//!   accepted and ignored.
 
 use crate::classfile::descriptor::parse_method_signature;
 use crate::facts::extract::FactsBuilder;
 use std::collections::HashMap;
 use std::path::Path;
 
-/// One entry: which site (by its description) returns which class.
+/// One entry: which site (by its description) yields which class or
+/// member.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SpecEntry {
     /// 1-based line in the file.
     pub line: usize,
     /// The site.
     pub site: SiteRef,
-    /// The binary class name.
-    pub class: String,
+    /// What the site yields.
+    pub target: SpecTarget,
+    /// The API label of the line (`Method.invoke`), where it gives one;
+    /// the site must call that API.
+    pub api: Option<String>,
     /// The line as the user wrote it (without comment and blanks), for
     /// messages.
     pub text: String,
@@ -32,6 +48,97 @@ pub struct SpecEntry {
     /// JDK class under `--jdk none`, a class generated at run time) is
     /// passed over rather than refused.
     pub from_trace: bool,
+}
+
+/// What a specification line says a site yields.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SpecTarget {
+    /// A class, by binary name.
+    Class(String),
+    /// A method or constructor of a class: by name, and by descriptor
+    /// where the line gives one.
+    Method {
+        /// The declaring class, by binary name.
+        class: String,
+        /// The name (`<init>` for a constructor).
+        name: String,
+        /// The JVM descriptor.
+        desc: Option<String>,
+    },
+    /// A field of a class.
+    Field {
+        /// The declaring class, by binary name.
+        class: String,
+        /// The name.
+        name: String,
+    },
+}
+
+impl SpecTarget {
+    /// The target of a line of API `api`, written as the export writes it;
+    /// `None` for an API whose lines are ignored.
+    fn of(api: &str, target: &str) -> Option<SpecTarget> {
+        let member = |t: &str| {
+            t.rsplit_once('.')
+                .map(|(c, n)| (c.to_string(), n.to_string()))
+        };
+        match api {
+            "Class.forName"
+            | "ClassLoader.loadClass"
+            | "MethodHandles.Lookup.findClass"
+            | "Class.newInstance" => Some(SpecTarget::Class(target.to_string())),
+            "Method.invoke"
+            | "Class.getMethod"
+            | "Class.getDeclaredMethod"
+            | "Constructor.newInstance"
+            | "Class.getConstructor"
+            | "Class.getDeclaredConstructor" => {
+                let (head, desc) = match target.find('(') {
+                    Some(k) => (&target[..k], Some(target[k..].to_string())),
+                    None => (target, None),
+                };
+                let (class, name) = member(head)?;
+                Some(SpecTarget::Method { class, name, desc })
+            }
+            "Field.get" | "Field.set" | "Class.getField" | "Class.getDeclaredField" => {
+                let (class, name) = member(target)?;
+                Some(SpecTarget::Field { class, name })
+            }
+            _ => None,
+        }
+    }
+
+    /// What a specification line of API `api` names, spelled for a user
+    /// to fill in (`refract report --unsound`); `None` for an API whose
+    /// lines are ignored.
+    pub fn blank(api: &str) -> Option<&'static str> {
+        match SpecTarget::of(api, "a.B")? {
+            SpecTarget::Class(_) => Some("<class>"),
+            SpecTarget::Method { .. } => Some("<class>.<method>(<descriptor>)"),
+            SpecTarget::Field { .. } => Some("<class>.<field>"),
+        }
+    }
+
+    /// The class that declares the target (or is it).
+    fn class(&self) -> &str {
+        match self {
+            SpecTarget::Class(c) => c,
+            SpecTarget::Method { class, .. } | SpecTarget::Field { class, .. } => class,
+        }
+    }
+}
+
+/// A specification resolved against the class path: pairs of the `I`
+/// domain and the `T`, `M` or `F` domain.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Resolved {
+    /// The classes a class-by-name or `Class.newInstance` site yields
+    /// (`specClass`).
+    pub classes: Vec<(u32, u32)>,
+    /// The methods and constructors a member site yields (`specMethod`).
+    pub methods: Vec<(u32, u32)>,
+    /// The fields a member site yields (`specField`).
+    pub fields: Vec<(u32, u32)>,
 }
 
 /// How a specification names a call site.
@@ -127,7 +234,8 @@ pub fn parse(text: &str, name: &str) -> Result<Vec<SpecEntry>, String> {
                     bci,
                     file_line,
                 },
-                class: class.trim().to_string(),
+                target: SpecTarget::Class(class.trim().to_string()),
+                api: None,
                 text: l.to_string(),
                 from_trace: false,
             });
@@ -138,16 +246,9 @@ pub fn parse(text: &str, name: &str) -> Result<Vec<SpecEntry>, String> {
             return Err(err("expected `site => class` or 7 tab-separated columns"));
         }
         let bci = cols[3].parse().map_err(|_| err("bad bytecode index"))?;
-        let class_valued = matches!(
-            cols[5],
-            "Class.forName"
-                | "ClassLoader.loadClass"
-                | "MethodHandles.Lookup.findClass"
-                | "Class.newInstance"
-        );
-        if !class_valued {
+        let Some(target) = SpecTarget::of(cols[5], cols[6]) else {
             continue;
-        }
+        };
         out.push(SpecEntry {
             line,
             site: SiteRef::Full {
@@ -156,7 +257,8 @@ pub fn parse(text: &str, name: &str) -> Result<Vec<SpecEntry>, String> {
                 desc: cols[2].to_string(),
                 bci,
             },
-            class: cols[6].to_string(),
+            target,
+            api: Some(cols[5].to_string()),
             text: l.replace('\t', " "),
             from_trace: false,
         });
@@ -164,22 +266,16 @@ pub fn parse(text: &str, name: &str) -> Result<Vec<SpecEntry>, String> {
     Ok(out)
 }
 
-/// The class-valued edges of a trace as specification entries.
+/// The edges of a trace as specification entries: those whose target is
+/// a class, a method or a field, as in the export ([`SpecTarget::of`]).
 fn from_trace(text: &str, name: &str) -> Result<Vec<SpecEntry>, String> {
     use super::trace::{parse as parse_trace, Caller};
     let edges = parse_trace(text, Path::new(name)).map_err(|e| e.to_string())?;
     let mut out = Vec::new();
     for e in edges {
-        let class_valued = matches!(
-            e.api.as_str(),
-            "Class.forName"
-                | "ClassLoader.loadClass"
-                | "MethodHandles.Lookup.findClass"
-                | "Class.newInstance"
-        );
-        if !class_valued || e.failed {
+        let Some(target) = SpecTarget::of(&e.api, &e.target).filter(|_| !e.failed) else {
             continue;
-        }
+        };
         let site = match &e.caller {
             Caller::Exact {
                 class,
@@ -206,16 +302,18 @@ fn from_trace(text: &str, name: &str) -> Result<Vec<SpecEntry>, String> {
             line: e.line,
             text: format!("{} {} {}", e.caller, e.api, e.target),
             site,
-            class: e.target,
+            target,
+            api: Some(e.api),
             from_trace: true,
         });
     }
     Ok(out)
 }
 
-/// Reads a specification file and resolves it to `(site, type)` pairs of
-/// the `I` and `T` domains. Unknown sites and classes are errors.
-pub fn resolve_file(path: &Path, b: &FactsBuilder) -> Result<Vec<(u32, u32)>, String> {
+/// Reads a specification file and resolves it against the class path.
+/// Unknown sites, classes and members are errors (except in a trace of a
+/// run, which may name what the class path lacks).
+pub fn resolve_file(path: &Path, b: &FactsBuilder) -> Result<Resolved, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let entries = parse(&text, &path.display().to_string())?;
     // The call sites by method name and bytecode index, which both formats
@@ -242,23 +340,47 @@ pub fn resolve_file(path: &Path, b: &FactsBuilder) -> Result<Vec<(u32, u32)>, St
             by_name.entry(n.clone()).or_default().extend(is);
         }
     }
-    let mut out = Vec::new();
+    let mut out = Resolved::default();
     for e in entries {
-        let Some(t) = b
-            .types
-            .get(&e.class)
-            .filter(|_| b.hierarchy.get(&e.class).is_some())
-        else {
+        let fail = |what: String| format!("{}:{}: {what}", path.display(), e.line);
+        let class = e.target.class();
+        let Some(node) = b.hierarchy.get(class) else {
             if e.from_trace {
                 continue;
             }
-            return Err(format!(
-                "{}:{}: class {} is not on the class path",
-                path.display(),
-                e.line,
-                e.class
-            ));
+            return Err(fail(format!("class {class} is not on the class path")));
         };
+        // What the line names: a type, or the members that fit it.
+        let (rows, ids): (&mut Vec<(u32, u32)>, Vec<u32>) = match &e.target {
+            SpecTarget::Class(c) => match b.types.get(c) {
+                Some(t) => (&mut out.classes, vec![t]),
+                None if e.from_trace => continue,
+                None => return Err(fail(format!("class {c} is not on the class path"))),
+            },
+            SpecTarget::Method { name, desc, .. } => {
+                let ids = (node.methods.iter())
+                    .filter(|m| m.name == *name && desc.as_ref().is_none_or(|d| *d == m.desc))
+                    .map(|m| m.id)
+                    .collect();
+                (&mut out.methods, ids)
+            }
+            SpecTarget::Field { name, .. } => {
+                let ids = (node.fields.iter())
+                    .filter(|f| f.name == *name)
+                    .map(|f| f.id)
+                    .collect();
+                (&mut out.fields, ids)
+            }
+        };
+        if ids.is_empty() {
+            if e.from_trace {
+                continue;
+            }
+            return Err(fail(format!(
+                "class {class} declares no member `{}`",
+                e.text_target()
+            )));
+        }
         let candidates: &[u32] = match &e.site {
             SiteRef::Short { method, bci, .. } | SiteRef::Full { method, bci, .. } => sites
                 .get(&(method.clone(), *bci))
@@ -267,23 +389,40 @@ pub fn resolve_file(path: &Path, b: &FactsBuilder) -> Result<Vec<(u32, u32)>, St
         };
         let mut found = false;
         for &i in candidates {
-            if site_matches(b, i, &e.site) {
-                out.push((i, t));
+            let api_fits = e.api.as_ref().is_none_or(|api| {
+                let called = b.methods.name(b.site_target(i));
+                crate::facts::reflection_api::label_of(called) == Some(api.as_str())
+            });
+            if api_fits && site_matches(b, i, &e.site) {
+                rows.extend(ids.iter().map(|&x| (i, x)));
                 found = true;
             }
         }
         if !found && !e.from_trace {
-            return Err(format!(
-                "{}:{}: no call site of the class path matches `{}`",
-                path.display(),
-                e.line,
+            return Err(fail(format!(
+                "no call site of the class path matches `{}`",
                 e.text
-            ));
+            )));
         }
     }
-    out.sort_unstable();
-    out.dedup();
+    for rows in [&mut out.classes, &mut out.methods, &mut out.fields] {
+        rows.sort_unstable();
+        rows.dedup();
+    }
     Ok(out)
+}
+
+impl SpecEntry {
+    /// The member the line names, as written.
+    fn text_target(&self) -> String {
+        match &self.target {
+            SpecTarget::Class(c) => c.clone(),
+            SpecTarget::Method { name, desc, .. } => {
+                format!("{name}{}", desc.as_deref().unwrap_or(""))
+            }
+            SpecTarget::Field { name, .. } => name.clone(),
+        }
+    }
 }
 
 fn site_matches(b: &FactsBuilder, i: u32, site: &SiteRef) -> bool {
@@ -333,7 +472,7 @@ mod tests {
                     Main\tmain\t([Ljava/lang/String;)V\t4\t4\tClass.forName\ta.B\n\
                     Main\tmain\t([Ljava/lang/String;)V\t9\t5\tMethod.invoke\ta.B.m()V\n";
         let e = parse(text, "s").unwrap();
-        assert_eq!(e.len(), 2);
+        assert_eq!(e.len(), 3);
         assert_eq!(
             e[0].site,
             SiteRef::Short {
@@ -342,7 +481,15 @@ mod tests {
                 file_line: Some(("InetAddress.java".into(), 1231))
             }
         );
-        assert_eq!(e[1].class, "a.B");
+        assert_eq!(e[1].target, SpecTarget::Class("a.B".into()));
+        assert_eq!(
+            e[2].target,
+            SpecTarget::Method {
+                class: "a.B".into(),
+                name: "m".into(),
+                desc: Some("()V".into())
+            }
+        );
         assert_eq!(
             parse("x @ y => z", "s").unwrap_err(),
             "s:1: bad bytecode index: \"x @ y => z\""
@@ -365,6 +512,6 @@ mod tests {
                 bci: 4
             }
         );
-        assert_eq!(e[0].class, "a.B");
+        assert_eq!(e[0].target, SpecTarget::Class("a.B".into()));
     }
 }

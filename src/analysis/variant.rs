@@ -73,7 +73,6 @@ impl Variant {
             Variant::Sound => files.extend([
                 ("reflection.dl", REFLECTION),
                 ("reflection-strings.dl", STRINGS),
-                ("reflection-spec.dl", SPEC),
             ]),
             Variant::Infer => files.extend([
                 ("reflection.dl", REFLECTION),
@@ -81,16 +80,13 @@ impl Variant {
                 ("reflection-casts.dl", CASTS),
             ]),
         }
-        if spec
-            && matches!(
-                self,
-                Variant::Local | Variant::PointsTo | Variant::Casts | Variant::Infer
-            )
-        {
-            files.push(("reflection-spec.dl", SPEC));
-        }
         if self != Variant::None {
             files.extend(MODELS);
+        }
+        // After the models: a field's line resolves the typed accessors
+        // too (models/field-accessors.dl).
+        if self == Variant::Sound || (spec && self != Variant::None) {
+            files.push(("reflection-spec.dl", SPEC));
         }
         // After the models: it resolves the typed Field accessors too.
         if self == Variant::Infer {

@@ -1892,6 +1892,11 @@ impl FactsBuilder {
         (s.method, s.bci, s.line)
     }
 
+    /// The method that invocation site `i` calls (its `M` element).
+    pub fn site_target(&self, i: u32) -> u32 {
+        self.sites[i as usize].target
+    }
+
     /// The name of invocation site `i` for the `I` map:
     /// `<caller>[bci@Lline] invokekind <target>`.
     pub fn site_name(&self, i: u32) -> String {
