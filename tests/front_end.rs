@@ -493,16 +493,17 @@ fn calls_behind_a_null_test_are_guarded_by_the_tested_variable() {
 /// alone, and fits the methods named so (before, the branch's "Xml" was
 /// read as part of the start, and no method fit).
 /// Inside `if (m.getName().startsWith("test"))` the member is a fresh
-/// variable that a name filter defines from it (src/ir/name_tests.rs);
-/// the filter lets through every method, of the application or the
-/// library, whose name passes the test.
+/// variable that a member filter defines from it
+/// (src/ir/member_tests.rs); the filter lets through every method, of
+/// the application or the library, whose name passes the test. Tests of
+/// annotations and modifiers make filters too.
 #[test]
 fn a_test_of_a_members_name_gives_it_a_filtered_variable_inside_the_branch() {
     let f = facts_of(&[fixture("reflection")]);
     let main = "<Inferred: void main(java.lang.String[])>";
     let filter = format!("{main}[52@L19] name startsWith \"test\"");
     assert_eq!(
-        rows(&f, "nameFilter", main),
+        rows(&f, "memberFilter", main),
         [format!("{main}/l6@40|52\t{main}/l6@40\t{filter}")]
     );
     assert_eq!(
@@ -525,12 +526,33 @@ fn a_test_of_a_members_name_gives_it_a_filtered_variable_inside_the_branch() {
     // body see the filtered setter, and no field passes a method's test.
     let main = "<Introspection: void main(java.lang.String[])>";
     assert_eq!(
-        rows(&f, "nameFilter", main),
+        rows(&f, "memberFilter", main),
         [format!(
             "{main}/l5@30|42\t{main}/l5@30\t{main}[42@L50] name startsWith \"set\""
         )]
     );
     assert_eq!(rows(&f, "filterField", main), Vec::<String>::new());
+    // JUnit 4's `m.isAnnotationPresent(Check.class)` and a registry's
+    // `Modifier.isStatic(f.getModifiers())`: the filters name the
+    // annotation and the modifier, which the analysis matches.
+    let main = "<Selected: void main(java.lang.String[])>";
+    let annotated = format!("{main}[48@L18] annotated r.Check");
+    let modifier = format!("{main}[100@L23] modifier static");
+    assert_eq!(
+        rows(&f, "memberFilter", main),
+        [
+            format!("{main}/l5@39|48\t{main}/l5@39\t{annotated}"),
+            format!("{main}/l5@90|100\t{main}/l5@90\t{modifier}"),
+        ]
+    );
+    assert_eq!(
+        rows(&f, "filterAnnotation", main),
+        [format!("{annotated}\tr.Check")]
+    );
+    assert_eq!(
+        rows(&f, "filterModifier", main),
+        [format!("{modifier}\tstatic")]
+    );
 }
 
 #[test]
@@ -547,6 +569,7 @@ fn appends_behind_a_branch_or_in_a_loop_leave_only_the_known_start() {
             "<Introspection$Task: void setPath(Introspection$Path)>",
             "<r.Bean: void setName(java.lang.String)>",
             "<r.Bean: void setSize(int)>",
+            "<r.Checks: void setUp()>",
             "<r.Sized: void setSize(int)>",
         ]
         .map(|m| format!("{site}\t{m}"))

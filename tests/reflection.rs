@@ -58,6 +58,7 @@ const IDIOMS: &[&str] = &[
     "Concatenated",
     "Inferred",
     "Introspection",
+    "Selected",
     "Sinks",
     "Privileged",
 ];
@@ -578,11 +579,15 @@ fn get_annotation_returns_the_proxy_of_the_annotation_the_element_carries() {
             " Annotated$Plugin  | java.lang.annotation.Retention",
             " Annotated$Plugin  | java.lang.annotation.Target",
             " Annotated$Hidden  | java.lang.annotation.Retention",
-            "6 tuples",
+            " r.Check           | java.lang.annotation.Retention",
+            " r.Check           | java.lang.annotation.Target",
+            "8 tuples",
             " m                               | a",
             "---------------------------------+-------------------",
             " <Annotated$Hello: void greet()> | Annotated$Command",
-            "1 tuple",
+            " <r.Suite: void first()>         | r.Check",
+            " <r.Suite: void second()>        | r.Check",
+            "3 tuples",
             " a",
             "--------------------------------",
             " Annotated$Command",
@@ -827,7 +832,7 @@ fn bad_specifications_and_roots_are_reported() {
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
          (classes with a main method: Annotated, Arity, ArrayElements, Assumed, Bundles, Callbacks, \
-         Casts, Concatenated, ConstantForName, Constructors, and 34 more)\n"
+         Casts, Concatenated, ConstantForName, Constructors, and 35 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),

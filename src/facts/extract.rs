@@ -10,7 +10,7 @@ use crate::classfile::descriptor::{
 };
 use crate::classfile::model::{access, ClassInfo, Code, FieldDecl, MemberRef, MethodDecl};
 use crate::classpath::{ResourceFile, ResourceKind};
-use crate::ir::name_tests::{NameMatch, NameTest};
+use crate::ir::member_tests::{MemberTest, NameMatch, Passes};
 use crate::ir::parameter_types::{parameter_list, parameter_lists, MAX_PARAMETERS};
 use crate::ir::string_builders::{concat_affixes, Affixes};
 use crate::ir::{ConcatPart, Invoke, InvokeKind, MethodIr, Stmt, Var};
@@ -184,9 +184,9 @@ pub struct FactsBuilder {
     /// The concatenations with known text, by object (matched against the
     /// class path's names by [`super::partial_names`]).
     pub(super) concat_texts: Vec<(u32, Affixes)>,
-    /// The name filters' objects and their tests (matched against the class path's names by
+    /// The member filters' objects and their tests of names (matched against the class path's names by
     /// [`super::partial_names`]).
-    pub(super) name_filters: Vec<(u32, NameTest)>,
+    pub(super) name_filters: Vec<(u32, MemberTest)>,
     /// The class path's resources that name classes, by name, and the
     /// object of their streams (see [`Self::add_resources`]).
     resource_streams: Vec<(String, u32)>,
@@ -944,22 +944,39 @@ impl FactsBuilder {
                     &caps,
                 );
             }
-            Stmt::NameFilter {
+            Stmt::MemberFilter {
                 bci,
                 dst,
                 src,
                 test,
             } => {
-                let how = match test.how {
-                    NameMatch::Prefix => "startsWith",
-                    NameMatch::Suffix => "endsWith",
-                    NameMatch::Exact => "equals",
+                let what = match &test.passes {
+                    Passes::Name { how, text } => format!(
+                        "name {} {text:?}",
+                        match how {
+                            NameMatch::Prefix => "startsWith",
+                            NameMatch::Suffix => "endsWith",
+                            NameMatch::Exact => "equals",
+                        }
+                    ),
+                    Passes::Annotated(t) => format!("annotated {t}"),
+                    Passes::Modifier(m) => format!("modifier {m}"),
                 };
                 let line = body.line_of(*bci);
-                let name = format!("{}[{bci}@L{line}] name {how} {:?}", body.sig, test.text);
+                let name = format!("{}[{bci}@L{line}] {what}", body.sig);
                 let h = self.new_heap(Some(body.method), name, test.member_class);
-                self.add(R::NameFilter, &[g(*dst), g(*src), h]);
-                self.name_filters.push((h, test.clone()));
+                self.add(R::MemberFilter, &[g(*dst), g(*src), h]);
+                match &test.passes {
+                    Passes::Name { .. } => self.name_filters.push((h, test.clone())),
+                    Passes::Annotated(t) => {
+                        let t = self.types.intern(t);
+                        self.add(R::FilterAnnotation, &[h, t]);
+                    }
+                    Passes::Modifier(m) => {
+                        let m = self.modifiers.intern(m);
+                        self.add(R::FilterModifier, &[h, m]);
+                    }
+                }
             }
             Stmt::UnknownDynamic { .. } => self.stats.unknown_dynamic += 1,
         }

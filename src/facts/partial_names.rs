@@ -19,13 +19,13 @@
 //! concatenation fits none, and the count is in the summary
 //! (`partial_over_budget`).
 //!
-//! The same indexes list the members that pass each name filter
-//! ([`crate::ir::name_tests`]: `filterMethod`, `filterField`), of the
+//! The same indexes list the members that pass each test of names
+//! ([`crate::ir::member_tests`]: `filterMethod`, `filterField`), of the
 //! application and the library alike and without a budget: a filter only
 //! narrows what a placeholder already stands for.
 
 use super::extract::{FactsBuilder, R};
-use crate::ir::name_tests::NameMatch;
+use crate::ir::member_tests::{NameMatch, Passes};
 use crate::ir::string_builders::Affixes;
 use fxhash::FxHashSet;
 
@@ -196,19 +196,23 @@ pub fn match_partial_names(b: &mut FactsBuilder) {
         // A filter lets through every member that passes, the
         // application's and the library's alike, and has no budget: it
         // only ever narrows what a placeholder stands for.
-        let a = match test.how {
+        let Passes::Name { how, text } = &test.passes else {
+            continue;
+        };
+        let text = text.clone();
+        let a = match how {
             NameMatch::Prefix => Affixes {
-                prefix: test.text.clone(),
+                prefix: text,
                 suffix: String::new(),
                 exact: false,
             },
             NameMatch::Suffix => Affixes {
                 prefix: String::new(),
-                suffix: test.text.clone(),
+                suffix: text,
                 exact: false,
             },
             NameMatch::Exact => Affixes {
-                prefix: test.text.clone(),
+                prefix: text,
                 suffix: String::new(),
                 exact: true,
             },

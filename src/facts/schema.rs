@@ -347,15 +347,21 @@ relations! {
     NullGuard => "nullGuard",
         [("invoke", "I"), ("variable", "V")],
         "the call runs only where the variable holds an object: the non-null branch of a null test of it dominates the call";
-    NameFilter => "nameFilter",
+    MemberFilter => "memberFilter",
         [("dst", "V"), ("src", "V"), ("filter", "H")],
-        "dst holds src's member where a test of the member's name against a constant passed (the filter object stands for the test)";
+        "dst holds src's member where a test of the member (its name, an annotation, a modifier) passed; the filter object stands for the test";
     FilterMethod => "filterMethod",
         [("filter", "H"), ("method", "M")],
-        "a method whose name passes the name filter's test";
+        "a method whose name passes the member filter's test of names";
     FilterField => "filterField",
         [("filter", "H"), ("field", "F")],
-        "a field whose name passes the name filter's test";
+        "a field whose name passes the member filter's test of names";
+    FilterAnnotation => "filterAnnotation",
+        [("filter", "H"), ("annotation", "T")],
+        "the member filter lets through the members annotated with that type";
+    FilterModifier => "filterModifier",
+        [("filter", "H"), ("mod", "MOD")],
+        "the member filter lets through the members with that modifier";
     LocaleVariant => "localeVariant",
         [("base", "T"), ("variant", "T")],
         "the variant's name is the base's, `_` and a locale (a resource bundle's name for that locale)";

@@ -15,7 +15,7 @@
 
 use super::flow::{self, Flow};
 use super::invokedynamic;
-use super::name_tests::{self, NameTest};
+use super::member_tests::{self, MemberTest};
 use super::null_guards::{self, NullTest};
 use super::string_builders;
 use super::{Invoke, InvokeKind, MethodIr, Stmt, Var};
@@ -372,42 +372,48 @@ fn null_test(cfg: &Cfg, b: usize, st: &State) -> Option<NullTest> {
     })
 }
 
-/// A test of a member's name that ends a block (see [`name_tests`]).
+/// A test of a member that ends a block (see [`member_tests`]).
 #[derive(Clone, Debug)]
-struct PendingNameTest {
-    /// The member whose name is tested.
+struct PendingMemberTest {
+    /// The member tested.
     member: Var,
     /// The test.
-    test: NameTest,
+    test: MemberTest,
     /// The block that control enters when the test passes.
     passed: usize,
     /// The branch's bytecode index.
     bci: u32,
 }
 
-/// The name test that ends block `b`: `ifeq` (continue when the call
+/// The member test that ends block `b`: `ifeq` (continue when the call
 /// returned true) or `ifne` (jump when it did) right after a call that
-/// compares a member's name with a constant. `stmts` are the statements
-/// translated so far, the block's from `first`.
-fn name_test(cfg: &Cfg, b: usize, stmts: &[Stmt], first: usize) -> Option<PendingNameTest> {
+/// tests a member. `stmts` are the statements translated so far, the
+/// block's from `first`.
+fn member_test(cfg: &Cfg, b: usize, stmts: &[Stmt], first: usize) -> Option<PendingMemberTest> {
     let block = &cfg.blocks[b];
     if block.end < block.start + 2 {
         return None;
     }
     let last = &cfg.insns[block.end - 1];
-    let call_pc = cfg.insns[block.end - 2].pc;
     let (jump, next) = branch_successors(cfg, b)?;
     let passed = match last.op {
         op::IFEQ => next,
         op::IFNE => jump,
         _ => return None,
     };
-    let call = stmts[first..].iter().rev().find_map(|s| match s {
-        Stmt::Invoke(inv) if inv.bci == call_pc => Some(inv),
-        _ => None,
-    })?;
-    let (member, test) = name_tests::member_name_test(stmts, call)?;
-    Some(PendingNameTest {
+    let call_at = |k: usize| {
+        let pc = cfg.insns[k].pc;
+        stmts[first..].iter().rev().find_map(|s| match s {
+            Stmt::Invoke(inv) if inv.bci == pc => Some(inv),
+            _ => None,
+        })
+    };
+    let call = call_at(block.end - 2)?;
+    let before = (block.end >= block.start + 3)
+        .then(|| call_at(block.end - 3))
+        .flatten();
+    let (member, test) = member_tests::member_test(stmts, call, before)?;
+    Some(PendingMemberTest {
         member,
         test,
         passed,
@@ -602,8 +608,8 @@ struct VariablePass<'a> {
     tests: Vec<Option<NullTest>>,
     /// The variable whose null test guards each translated block.
     guards: Vec<Option<Var>>,
-    /// The name test each translated block ends with.
-    name_tests: Vec<Option<PendingNameTest>>,
+    /// The member test each translated block ends with.
+    member_tests: Vec<Option<PendingMemberTest>>,
     /// The state at the end of each translated block.
     exits: Vec<Option<State>>,
     /// The assignments emitted so far, each once.
@@ -634,7 +640,7 @@ impl<'a> VariablePass<'a> {
             idom,
             tests: vec![None; nb],
             guards: vec![None; nb],
-            name_tests: vec![None; nb],
+            member_tests: vec![None; nb],
             exits: vec![None; nb],
             edges: FxHashSet::default(),
             copies,
@@ -659,7 +665,7 @@ impl<'a> VariablePass<'a> {
                 bci: cfg.insns[cfg.blocks[b].start].pc,
                 message: "internal: predecessor not translated".into(),
             })?;
-            if let Some(t) = self.name_tests[p].as_ref().filter(|t| t.passed == b) {
+            if let Some(t) = self.member_tests[p].as_ref().filter(|t| t.passed == b) {
                 filter_member(ir, &mut st, t);
             }
             st
@@ -685,7 +691,7 @@ impl<'a> VariablePass<'a> {
             }
             if k + 1 == cfg.blocks[b].end {
                 self.tests[b] = null_test(cfg, b, &st);
-                self.name_tests[b] = name_test(cfg, b, &tr.ir.stmts, first_stmt);
+                self.member_tests[b] = member_test(cfg, b, &tr.ir.stmts, first_stmt);
             }
             tr.step(&mut st, &cfg.insns[k])?;
         }
@@ -716,10 +722,10 @@ impl<'a> VariablePass<'a> {
     }
 }
 
-/// Starts the block that a passed name test enters: every slot holding
+/// Starts the block that a passed member test enters: every slot holding
 /// the tested member holds a fresh variable instead, which
-/// [`Stmt::NameFilter`] defines from the member.
-fn filter_member(ir: &mut MethodIr, st: &mut State, t: &PendingNameTest) {
+/// [`Stmt::MemberFilter`] defines from the member.
+fn filter_member(ir: &mut MethodIr, st: &mut State, t: &PendingMemberTest) {
     let Some(info) = ir.vars.get(t.member as usize) else {
         return;
     };
@@ -729,7 +735,7 @@ fn filter_member(ir: &mut MethodIr, st: &mut State, t: &PendingNameTest) {
         if *v == Val::Ref(t.member) {
             let d = *fresh.get_or_insert_with(|| {
                 let d = ir.new_var(name.clone(), ty.clone());
-                ir.stmts.push(Stmt::NameFilter {
+                ir.stmts.push(Stmt::MemberFilter {
                     bci: t.bci,
                     dst: d,
                     src: t.member,

@@ -18,7 +18,8 @@
 //! - [`copies`]: removing the variables that only copy another;
 //! - [`null_guards`]: the calls that run only where a variable holds an
 //!   object;
-//! - [`name_tests`]: the members that a test of their name lets through;
+//! - [`member_tests`]: the members that a test of their name, annotations
+//!   or modifiers lets through;
 //! - [`returned_parameters`]: methods that return a parameter, answered per call site;
 //! - [`parameter_fields`]: stores into and returns of parameters' fields,
 //!   answered per call site;
@@ -31,7 +32,7 @@ pub mod copies;
 pub mod flow;
 pub mod invokedynamic;
 pub mod lower;
-pub mod name_tests;
+pub mod member_tests;
 pub mod natives;
 pub mod null_guards;
 pub mod parameter_fields;
@@ -281,10 +282,10 @@ pub enum Stmt {
         /// Captured arguments (`None` for primitives and null).
         captured: Vec<Option<Var>>,
     },
-    /// `dst = src` where a test of `src`'s name passed: a π node of
-    /// [`name_tests`], through which the analysis passes only the
-    /// members whose names pass the test.
-    NameFilter {
+    /// `dst = src` where a test of the member `src` passed: a π node of
+    /// [`member_tests`], through which the analysis passes only the
+    /// members that pass the test.
+    MemberFilter {
         /// The bytecode index of the test's branch.
         bci: u32,
         /// The member, inside the branch.
@@ -292,7 +293,7 @@ pub enum Stmt {
         /// The member tested.
         src: Var,
         /// The test.
-        test: name_tests::NameTest,
+        test: member_tests::MemberTest,
     },
     /// An `invokedynamic` with another bootstrap method: the result is
     /// unknown.
@@ -316,7 +317,7 @@ impl Stmt {
             | Stmt::StaticLoad { dst, .. } => f(dst),
             Stmt::Assign { dst, src }
             | Stmt::Cast { dst, src, .. }
-            | Stmt::NameFilter { dst, src, .. } => {
+            | Stmt::MemberFilter { dst, src, .. } => {
                 f(dst);
                 f(src);
             }
@@ -372,7 +373,7 @@ impl Stmt {
             | Stmt::StaticLoad { dst, .. }
             | Stmt::Assign { dst, .. }
             | Stmt::Cast { dst, .. }
-            | Stmt::NameFilter { dst, .. }
+            | Stmt::MemberFilter { dst, .. }
             | Stmt::Load { dst, .. }
             | Stmt::ArrayLoad { dst, .. }
             | Stmt::Concat { dst, .. }

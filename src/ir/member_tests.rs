@@ -1,0 +1,343 @@
+//! Member tests: the code that runs only where a member's name, an
+//! annotation or a modifier passes a test.
+//!
+//! Programs that walk `getMethods()` pick the members they use by such
+//! tests: JUnit 3 calls the methods whose name starts with `"test"`,
+//! JUnit 4 those annotated `@Test`, ant's `IntrospectionHelper` makes
+//! attribute setters of those that start with `"set"`, and many loops
+//! skip what `Modifier.isStatic` or `isPublic` rules out. A branch on
+//! such a test tells the code it guards which members `m` may be (issue
+//! 34's filters; SOLAR, seed 004, resolves a placeholder by what its
+//! uses know).
+//!
+//! A test is recognised where a block ends with `ifeq`/`ifne` on the
+//! result of a call that is one of:
+//! - `String.startsWith`, `endsWith` or `equals`, one of whose strings is
+//!   a constant and the other the result of `getName()` on a `Method` or
+//!   a `Field`;
+//! - `isAnnotationPresent(C.class)` on a `Method` or a `Field`;
+//! - `Modifier.isPublic` (`isStatic`, `isFinal`, ...) of the result of
+//!   `getModifiers()` on a `Method` or a `Field`, called just before.
+//!
+//! The block that the test's true branch enters, when the test is its
+//! only predecessor, starts with a fresh variable for every slot that
+//! holds the member (a π node, as in e-SSA): [`Stmt::MemberFilter`]
+//! copies the member's objects into it, and the analysis narrows a
+//! placeholder there to the members that pass (`memberFilter` in
+//! `queries/pointsto.dl` and `queries/reflection-infer.dl`). The blocks
+//! that the true branch dominates see the fresh variable, since the
+//! translation carries the state of a block into its single successor;
+//! where the branches merge again, a φ joins the fresh variable and the
+//! old one.
+
+use super::{Invoke, Stmt, Var};
+
+/// How a name must relate to a test's constant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NameMatch {
+    /// `name.startsWith(text)`.
+    Prefix,
+    /// `name.endsWith(text)`.
+    Suffix,
+    /// `name.equals(text)` or `text.equals(name)`.
+    Exact,
+}
+
+/// What a member must have to pass a test.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Passes {
+    /// A name that relates so to the text.
+    Name {
+        /// How the name relates to `text`.
+        how: NameMatch,
+        /// The constant.
+        text: String,
+    },
+    /// A runtime-visible annotation of this type (binary name).
+    Annotated(String),
+    /// This modifier (one of the names of `methodModifier`).
+    Modifier(&'static str),
+}
+
+/// A test of a member.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MemberTest {
+    /// The member's class: `java.lang.reflect.Method` or
+    /// `java.lang.reflect.Field`.
+    pub member_class: &'static str,
+    /// What passes.
+    pub passes: Passes,
+}
+
+/// The classes whose members a test can narrow. (`Member` is left out:
+/// its object may be a method or a field.)
+const MEMBER_CLASSES: [&str; 2] = ["java.lang.reflect.Method", "java.lang.reflect.Field"];
+
+/// `java.lang.reflect.Modifier`'s tests, and the modifier each asks for.
+const MODIFIER_TESTS: [(&str, &str); 5] = [
+    ("isPublic", "public"),
+    ("isPrivate", "private"),
+    ("isProtected", "protected"),
+    ("isStatic", "static"),
+    ("isFinal", "final"),
+];
+
+/// The member variable and the test, when `call` (the call whose `int`
+/// result a branch tests) tests a member. `before` is the call just
+/// before it, if the bytecode has one there (`getModifiers()` before
+/// `Modifier.isStatic`). `stmts` are the method's statements so far: the
+/// definitions of the calls' operands, which dominate them, are among
+/// them.
+pub fn member_test(
+    stmts: &[Stmt],
+    call: &Invoke,
+    before: Option<&Invoke>,
+) -> Option<(Var, MemberTest)> {
+    let t = &call.target;
+    let (class, name, desc) = (t.class.as_str(), t.name.as_str(), t.desc.as_str());
+    match (class, name, desc) {
+        ("java.lang.String", _, _) => name_test(stmts, call),
+        (_, "isAnnotationPresent", "(Ljava/lang/Class;)Z") => {
+            let member_class = member_class(class)?;
+            let annotation = match definition(stmts, (*call.args.first()?)?)? {
+                Stmt::ClassConst { ty, .. } => ty.clone(),
+                _ => return None,
+            };
+            let test = MemberTest {
+                member_class,
+                passes: Passes::Annotated(annotation),
+            };
+            Some((call.receiver?, test))
+        }
+        ("java.lang.reflect.Modifier", _, "(I)Z") => {
+            let modifier = MODIFIER_TESTS.iter().find(|m| m.0 == name)?.1;
+            let get = before?;
+            if get.target.name != "getModifiers" || get.target.desc != "()I" {
+                return None;
+            }
+            let test = MemberTest {
+                member_class: member_class(&get.target.class)?,
+                passes: Passes::Modifier(modifier),
+            };
+            Some((get.receiver?, test))
+        }
+        _ => None,
+    }
+}
+
+/// The member class among [`MEMBER_CLASSES`].
+fn member_class(class: &str) -> Option<&'static str> {
+    MEMBER_CLASSES.iter().find(|c| **c == class).copied()
+}
+
+/// A test of a member's name against a constant string.
+fn name_test(stmts: &[Stmt], call: &Invoke) -> Option<(Var, MemberTest)> {
+    let how = match (call.target.name.as_str(), call.target.desc.as_str()) {
+        ("startsWith", "(Ljava/lang/String;)Z") => NameMatch::Prefix,
+        ("endsWith", "(Ljava/lang/String;)Z") => NameMatch::Suffix,
+        ("equals", "(Ljava/lang/Object;)Z") => NameMatch::Exact,
+        _ => return None,
+    };
+    let receiver = call.receiver?;
+    let arg = (*call.args.first()?)?;
+    let (name, text) = match (constant(stmts, arg), constant(stmts, receiver)) {
+        (Some(text), _) => (receiver, text),
+        (None, Some(text)) if how == NameMatch::Exact => (arg, text),
+        _ => return None,
+    };
+    if text.is_empty() && how != NameMatch::Exact {
+        return None; // every name starts and ends with ""
+    }
+    let (member, member_class) = named_member(stmts, name)?;
+    let test = MemberTest {
+        member_class,
+        passes: Passes::Name { how, text },
+    };
+    Some((member, test))
+}
+
+/// The single definition of `v`, through copies.
+fn definition(stmts: &[Stmt], mut v: Var) -> Option<&Stmt> {
+    for _ in 0..8 {
+        let mut defs = stmts.iter().filter(|s| {
+            let mut hit = false;
+            s.for_each_def(|d| hit |= d == v);
+            hit
+        });
+        let def = defs.next()?;
+        if defs.next().is_some() {
+            return None;
+        }
+        match def {
+            Stmt::Assign { src, .. } => v = *src,
+            _ => return Some(def),
+        }
+    }
+    None
+}
+
+/// The text of a string constant.
+fn constant(stmts: &[Stmt], v: Var) -> Option<String> {
+    match definition(stmts, v)? {
+        Stmt::StringConst { text, .. } => Some(text.clone()),
+        _ => None,
+    }
+}
+
+/// The member whose `getName()` `v` holds, and its class.
+fn named_member(stmts: &[Stmt], v: Var) -> Option<(Var, &'static str)> {
+    match definition(stmts, v)? {
+        Stmt::Invoke(inv)
+            if inv.target.name == "getName" && inv.target.desc == "()Ljava/lang/String;" =>
+        {
+            Some((inv.receiver?, member_class(&inv.target.class)?))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classfile::model::MemberRef;
+    use crate::ir::InvokeKind;
+
+    const METHOD: &str = "java.lang.reflect.Method";
+    const FIELD: &str = "java.lang.reflect.Field";
+
+    fn call(class: &str, name: &str, desc: &str, receiver: Var, args: Vec<Option<Var>>) -> Invoke {
+        Invoke {
+            bci: 0,
+            kind: InvokeKind::Virtual,
+            target: MemberRef {
+                class: class.into(),
+                name: name.into(),
+                desc: desc.into(),
+                interface: false,
+            },
+            receiver: Some(receiver),
+            args,
+            result: None,
+            exception: None,
+        }
+    }
+
+    /// `v1 = m.getName(); v2 = v1; v3 = "set"` for the member `m` = 0.
+    fn body(member_class: &str) -> Vec<Stmt> {
+        let mut get = call(member_class, "getName", "()Ljava/lang/String;", 0, vec![]);
+        get.result = Some(1);
+        vec![
+            Stmt::Invoke(get),
+            Stmt::Assign { dst: 2, src: 1 },
+            Stmt::StringConst {
+                dst: 3,
+                text: "set".into(),
+            },
+        ]
+    }
+
+    fn test(member_class: &'static str, how: NameMatch, text: &str) -> MemberTest {
+        MemberTest {
+            member_class,
+            passes: Passes::Name {
+                how,
+                text: text.into(),
+            },
+        }
+    }
+
+    #[test]
+    fn a_prefix_test_of_a_methods_name_narrows_the_method() {
+        let stmts = body(METHOD);
+        let desc = "(Ljava/lang/String;)Z";
+        let starts = call("java.lang.String", "startsWith", desc, 2, vec![Some(3)]);
+        assert_eq!(
+            member_test(&stmts, &starts, None),
+            Some((0, test(METHOD, NameMatch::Prefix, "set")))
+        );
+        let ends = call("java.lang.String", "endsWith", desc, 2, vec![Some(3)]);
+        assert_eq!(
+            member_test(&stmts, &ends, None),
+            Some((0, test(METHOD, NameMatch::Suffix, "set")))
+        );
+    }
+
+    #[test]
+    fn equals_narrows_with_the_constant_on_either_side() {
+        let stmts = body(FIELD);
+        let eq = "(Ljava/lang/Object;)Z";
+        let constant_first = call("java.lang.String", "equals", eq, 3, vec![Some(2)]);
+        let name_first = call("java.lang.String", "equals", eq, 2, vec![Some(3)]);
+        for c in [constant_first, name_first] {
+            assert_eq!(
+                member_test(&stmts, &c, None),
+                Some((0, test(FIELD, NameMatch::Exact, "set")))
+            );
+        }
+    }
+
+    #[test]
+    fn other_strings_and_other_names_narrow_nothing() {
+        let desc = "(Ljava/lang/String;)Z";
+        // A class's name is not a member's, and a Member may be either.
+        let starts = call("java.lang.String", "startsWith", desc, 2, vec![Some(3)]);
+        for class in ["java.lang.Class", "java.lang.reflect.Member"] {
+            assert_eq!(member_test(&body(class), &starts, None), None);
+        }
+        // The constant as the receiver of startsWith tests the constant.
+        let stmts = body(METHOD);
+        let reversed = call("java.lang.String", "startsWith", desc, 3, vec![Some(2)]);
+        assert_eq!(member_test(&stmts, &reversed, None), None);
+        // A name with two definitions (a φ) is not known.
+        let mut stmts = body(METHOD);
+        stmts.push(Stmt::Assign { dst: 2, src: 3 });
+        assert_eq!(member_test(&stmts, &starts, None), None);
+        // Every name starts with "".
+        let mut stmts = body(METHOD);
+        stmts[2] = Stmt::StringConst {
+            dst: 3,
+            text: String::new(),
+        };
+        assert_eq!(member_test(&stmts, &starts, None), None);
+    }
+
+    #[test]
+    fn an_annotation_test_narrows_the_member_to_the_annotated() {
+        let stmts = vec![Stmt::ClassConst {
+            dst: 4,
+            ty: "org.junit.Test".into(),
+        }];
+        let present = "(Ljava/lang/Class;)Z";
+        let c = call(METHOD, "isAnnotationPresent", present, 0, vec![Some(4)]);
+        let want = MemberTest {
+            member_class: METHOD,
+            passes: Passes::Annotated("org.junit.Test".into()),
+        };
+        assert_eq!(member_test(&stmts, &c, None), Some((0, want)));
+        // An annotation class that is not a constant says nothing.
+        let c = call(METHOD, "isAnnotationPresent", present, 0, vec![Some(5)]);
+        assert_eq!(member_test(&stmts, &c, None), None);
+    }
+
+    #[test]
+    fn a_modifier_test_narrows_the_member_whose_modifiers_were_just_read() {
+        let get = call(FIELD, "getModifiers", "()I", 0, vec![]);
+        let mut is_static = call(
+            "java.lang.reflect.Modifier",
+            "isStatic",
+            "(I)Z",
+            0,
+            vec![None],
+        );
+        is_static.receiver = None;
+        let want = MemberTest {
+            member_class: FIELD,
+            passes: Passes::Modifier("static"),
+        };
+        assert_eq!(member_test(&[], &is_static, Some(&get)), Some((0, want)));
+        // Without the getModifiers() call right before, the int is unknown.
+        assert_eq!(member_test(&[], &is_static, None), None);
+        let other = call(FIELD, "hashCode", "()I", 0, vec![]);
+        assert_eq!(member_test(&[], &is_static, Some(&other)), None);
+    }
+}
