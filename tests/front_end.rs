@@ -528,8 +528,17 @@ fn a_test_of_a_members_name_gives_it_a_filtered_variable_inside_the_branch() {
     assert_eq!(
         rows(&f, "memberFilter", main),
         [format!(
-            "{main}/l5@30|42\t{main}/l5@30\t{main}[42@L50] name startsWith \"set\""
+            "{main}/l5@30|53\t{main}/l5@30\t{main}[53@L55] name startsWith \"set\""
         )]
+    );
+    // The parameter types read before the test are asked again of the
+    // filtered setter, at the branch.
+    let again = format!(
+        "{main}[53@L55] invokevirtual <java.lang.reflect.Method: java.lang.Class[] getParameterTypes()>"
+    );
+    assert_eq!(
+        rows(&f, "actual", &again),
+        [format!("{again}\t0\t{main}/l5@30|53")]
     );
     assert_eq!(rows(&f, "filterField", main), Vec::<String>::new());
     // JUnit 4's `m.isAnnotationPresent(Check.class)` and a registry's

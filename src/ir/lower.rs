@@ -21,7 +21,9 @@ use super::string_builders;
 use super::{Invoke, InvokeKind, MethodIr, Stmt, Var};
 use crate::classfile::bytecode::{decode, op, Insn, Operand};
 use crate::classfile::descriptor::{element_type, field_type, method_desc, MethodDesc};
-use crate::classfile::model::{access, ClassError, ClassInfo, Code, Constant, MethodDecl};
+use crate::classfile::model::{
+    access, ClassError, ClassInfo, Code, Constant, MemberRef, MethodDecl,
+};
 use fxhash::{FxHashMap, FxHashSet};
 
 /// Why a method body could not be translated.
@@ -387,9 +389,14 @@ struct PendingMemberTest {
 
 /// The member test that ends block `b`: `ifeq` (continue when the call
 /// returned true) or `ifne` (jump when it did) right after a call that
-/// tests a member. `stmts` are the statements translated so far, the
+/// tests a member. `known` holds the statements translated so far, the
 /// block's from `first`.
-fn member_test(cfg: &Cfg, b: usize, stmts: &[Stmt], first: usize) -> Option<PendingMemberTest> {
+fn member_test(
+    cfg: &Cfg,
+    b: usize,
+    known: &member_tests::Known,
+    first: usize,
+) -> Option<PendingMemberTest> {
     let block = &cfg.blocks[b];
     if block.end < block.start + 2 {
         return None;
@@ -403,7 +410,7 @@ fn member_test(cfg: &Cfg, b: usize, stmts: &[Stmt], first: usize) -> Option<Pend
     };
     let call_at = |k: usize| {
         let pc = cfg.insns[k].pc;
-        stmts[first..].iter().rev().find_map(|s| match s {
+        known.stmts[first..].iter().rev().find_map(|s| match s {
             Stmt::Invoke(inv) if inv.bci == pc => Some(inv),
             _ => None,
         })
@@ -412,7 +419,7 @@ fn member_test(cfg: &Cfg, b: usize, stmts: &[Stmt], first: usize) -> Option<Pend
     let before = (block.end >= block.start + 3)
         .then(|| call_at(block.end - 3))
         .flatten();
-    let (member, test) = member_tests::member_test(stmts, call, before)?;
+    let (member, test) = member_tests::member_test(known, call, before)?;
     Some(PendingMemberTest {
         member,
         test,
@@ -610,6 +617,10 @@ struct VariablePass<'a> {
     guards: Vec<Option<Var>>,
     /// The member test each translated block ends with.
     member_tests: Vec<Option<PendingMemberTest>>,
+    /// The φs of merges without a back edge whose incoming paths all
+    /// bring one variable, to that variable (see
+    /// [`member_tests::Known`]).
+    aliases: FxHashMap<Var, Var>,
     /// The state at the end of each translated block.
     exits: Vec<Option<State>>,
     /// The assignments emitted so far, each once.
@@ -641,9 +652,45 @@ impl<'a> VariablePass<'a> {
             tests: vec![None; nb],
             guards: vec![None; nb],
             member_tests: vec![None; nb],
+            aliases: FxHashMap::default(),
             exits: vec![None; nb],
             edges: FxHashSet::default(),
             copies,
+        }
+    }
+
+    /// Records the φs of merge block `b` (state `phis`) that copy one
+    /// variable: those of a merge that no back edge or handler enters,
+    /// whose translated predecessors all bring the same variable in that
+    /// slot.
+    fn note_aliases(&mut self, b: usize, phis: &State) {
+        let preds = &self.blocks.preds[b];
+        let rank = &self.blocks.rank;
+        if b == 0 || self.blocks.handlers.contains(&b) || preds.iter().any(|&p| rank[p] >= rank[b])
+        {
+            return;
+        }
+        let exits: Vec<&State> = preds
+            .iter()
+            .filter_map(|&p| self.exits[p].as_ref())
+            .collect();
+        if exits.len() != preds.len() {
+            return;
+        }
+        let known = |v: Var, aliases: &FxHashMap<Var, Var>| aliases.get(&v).copied().unwrap_or(v);
+        for (k, phi) in phis.locals.iter().enumerate() {
+            let Val::Ref(phi) = *phi else { continue };
+            let mut one = None;
+            let single = exits.iter().all(|e| match e.locals.get(k) {
+                Some(Val::Ref(v)) => {
+                    let v = known(*v, &self.aliases);
+                    *one.get_or_insert(v) == v
+                }
+                _ => false,
+            });
+            if let (true, Some(v)) = (single, one) {
+                self.aliases.insert(phi, v);
+            }
         }
     }
 
@@ -656,6 +703,7 @@ impl<'a> VariablePass<'a> {
         self.guards[b] = null_guards::guard_of(b, preds, self.idom, &self.tests, &self.guards);
         let first_stmt = ir.stmts.len();
         let mut st = if let Some(p) = &self.phis[b] {
+            self.note_aliases(b, p);
             p.clone()
         } else if b == 0 {
             self.entry.clone()
@@ -666,7 +714,7 @@ impl<'a> VariablePass<'a> {
                 message: "internal: predecessor not translated".into(),
             })?;
             if let Some(t) = self.member_tests[p].as_ref().filter(|t| t.passed == b) {
-                filter_member(ir, &mut st, t);
+                filter_member(ir, &mut self.aliases, &mut st, t);
             }
             st
         };
@@ -691,7 +739,11 @@ impl<'a> VariablePass<'a> {
             }
             if k + 1 == cfg.blocks[b].end {
                 self.tests[b] = null_test(cfg, b, &st);
-                self.member_tests[b] = member_test(cfg, b, &tr.ir.stmts, first_stmt);
+                let known = member_tests::Known {
+                    stmts: &tr.ir.stmts,
+                    aliases: &self.aliases,
+                };
+                self.member_tests[b] = member_test(cfg, b, &known, first_stmt);
             }
             tr.step(&mut st, &cfg.insns[k])?;
         }
@@ -724,27 +776,82 @@ impl<'a> VariablePass<'a> {
 
 /// Starts the block that a passed member test enters: every slot holding
 /// the tested member holds a fresh variable instead, which
-/// [`Stmt::MemberFilter`] defines from the member.
-fn filter_member(ir: &mut MethodIr, st: &mut State, t: &PendingMemberTest) {
+/// [`Stmt::MemberFilter`] defines from the member, and every slot holding
+/// what a pure question asked of the member before the test holds the
+/// question asked again of the fresh variable (see [`member_tests`]).
+fn filter_member(
+    ir: &mut MethodIr,
+    aliases: &mut FxHashMap<Var, Var>,
+    st: &mut State,
+    t: &PendingMemberTest,
+) {
+    let resolve = |aliases: &FxHashMap<Var, Var>, v: Var| aliases.get(&v).copied().unwrap_or(v);
+    // The member as the slots hold it: itself, a φ that copies it, or
+    // the fresh variable of an enclosing test, which the new one narrows
+    // further.
+    let Some(src) = st.locals.iter().chain(&st.stack).find_map(|v| match v {
+        Val::Ref(x) if resolve(aliases, *x) == t.member => Some(*x),
+        _ => None,
+    }) else {
+        return;
+    };
     let Some(info) = ir.vars.get(t.member as usize) else {
         return;
     };
     let (name, ty) = (format!("{}|{}", info.name, t.bci), info.ty.clone());
-    let mut fresh = None;
-    for v in st.locals.iter_mut().chain(st.stack.iter_mut()) {
-        if *v == Val::Ref(t.member) {
-            let d = *fresh.get_or_insert_with(|| {
-                let d = ir.new_var(name.clone(), ty.clone());
-                ir.stmts.push(Stmt::MemberFilter {
-                    bci: t.bci,
-                    dst: d,
-                    src: t.member,
-                    test: t.test.clone(),
-                });
-                d
-            });
-            *v = Val::Ref(d);
+    let d = ir.new_var(name, ty);
+    ir.stmts.push(Stmt::MemberFilter {
+        bci: t.bci,
+        dst: d,
+        src,
+        test: t.test.clone(),
+    });
+    // A φ that joins the fresh variable with the member holds what the
+    // member holds.
+    aliases.insert(d, t.member);
+    // Each question once: a second slot holding the same answer shares it.
+    let mut asked: Vec<(Var, Var)> = Vec::new();
+    let mut targets: Vec<MemberRef> = Vec::new();
+    for k in 0..st.locals.len() + st.stack.len() {
+        let slot = if k < st.locals.len() {
+            &mut st.locals[k]
+        } else {
+            &mut st.stack[k - st.locals.len()]
+        };
+        let Val::Ref(v) = *slot else { continue };
+        if resolve(aliases, v) == t.member {
+            *slot = Val::Ref(d);
+            continue;
         }
+        if let Some(&(_, again)) = asked.iter().find(|(old, _)| *old == v) {
+            *slot = Val::Ref(again);
+            continue;
+        }
+        let known = member_tests::Known {
+            stmts: &ir.stmts,
+            aliases,
+        };
+        let Some(q) = member_tests::pure_query_of(&known, v, t.member) else {
+            continue;
+        };
+        // One call of a target per branch: its site's name (caller, bci,
+        // target) must be unique.
+        if targets.contains(&q.target) {
+            continue;
+        }
+        let mut again = q.clone();
+        let info = &ir.vars[v as usize];
+        let (name, ty) = (format!("{}|{}", info.name, t.bci), info.ty.clone());
+        let r = ir.new_var(name, ty);
+        again.bci = t.bci;
+        again.receiver = Some(d);
+        again.result = Some(r);
+        targets.push(again.target.clone());
+        ir.stmts.push(Stmt::Invoke(again));
+        asked.push((v, r));
+        let root = resolve(aliases, v);
+        aliases.insert(r, root);
+        *slot = Val::Ref(r);
     }
 }
 

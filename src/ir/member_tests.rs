@@ -28,9 +28,60 @@
 //! that the true branch dominates see the fresh variable, since the
 //! translation carries the state of a block into its single successor;
 //! where the branches merge again, a φ joins the fresh variable and the
-//! old one.
+//! old one. A value that a slot holds and that the code computed from
+//! the member before the test by a question whose answer depends only on
+//! the member ([`PURE_QUERIES`]: `getParameterTypes()`, `getReturnType()`,
+//! ...) is asked again of the fresh variable at the branch, so that the
+//! parameter types that ant reads at the top of its loop are narrowed
+//! with the method.
 
 use super::{Invoke, Stmt, Var};
+use fxhash::FxHashMap;
+
+/// What the translation knows of a method's variables at a branch: the
+/// statements so far, and the φ variables that copy a single variable
+/// (a merge whose every incoming path brings that variable: javac's
+/// `if` statements between a definition and a test leave such φs).
+pub struct Known<'a> {
+    /// The statements translated so far.
+    pub stmts: &'a [Stmt],
+    /// φ → the one variable it copies.
+    pub aliases: &'a FxHashMap<Var, Var>,
+}
+
+impl Known<'_> {
+    /// The variable `v` copies, through the φs that copy one variable.
+    pub fn resolve(&self, mut v: Var) -> Var {
+        for _ in 0..64 {
+            match self.aliases.get(&v) {
+                Some(&u) if u != v => v = u,
+                _ => break,
+            }
+        }
+        v
+    }
+
+    /// The single definition of `v`, through copies and such φs.
+    fn definition(&self, v: Var) -> Option<&Stmt> {
+        let mut v = self.resolve(v);
+        for _ in 0..8 {
+            let mut defs = self.stmts.iter().filter(|s| {
+                let mut hit = false;
+                s.for_each_def(|d| hit |= d == v);
+                hit
+            });
+            let def = defs.next()?;
+            if defs.next().is_some() {
+                return None;
+            }
+            match def {
+                Stmt::Assign { src, .. } => v = self.resolve(*src),
+                _ => return Some(def),
+            }
+        }
+        None
+    }
+}
 
 /// How a name must relate to a test's constant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -85,21 +136,21 @@ const MODIFIER_TESTS: [(&str, &str); 5] = [
 /// The member variable and the test, when `call` (the call whose `int`
 /// result a branch tests) tests a member. `before` is the call just
 /// before it, if the bytecode has one there (`getModifiers()` before
-/// `Modifier.isStatic`). `stmts` are the method's statements so far: the
-/// definitions of the calls' operands, which dominate them, are among
-/// them.
+/// `Modifier.isStatic`). `known` holds the method's statements so far:
+/// the definitions of the calls' operands, which dominate them, are
+/// among them. The member is given resolved ([`Known::resolve`]).
 pub fn member_test(
-    stmts: &[Stmt],
+    known: &Known,
     call: &Invoke,
     before: Option<&Invoke>,
 ) -> Option<(Var, MemberTest)> {
     let t = &call.target;
     let (class, name, desc) = (t.class.as_str(), t.name.as_str(), t.desc.as_str());
     match (class, name, desc) {
-        ("java.lang.String", _, _) => name_test(stmts, call),
+        ("java.lang.String", _, _) => name_test(known, call),
         (_, "isAnnotationPresent", "(Ljava/lang/Class;)Z") => {
             let member_class = member_class(class)?;
-            let annotation = match definition(stmts, (*call.args.first()?)?)? {
+            let annotation = match known.definition((*call.args.first()?)?)? {
                 Stmt::ClassConst { ty, .. } => ty.clone(),
                 _ => return None,
             };
@@ -107,7 +158,7 @@ pub fn member_test(
                 member_class,
                 passes: Passes::Annotated(annotation),
             };
-            Some((call.receiver?, test))
+            Some((known.resolve(call.receiver?), test))
         }
         ("java.lang.reflect.Modifier", _, "(I)Z") => {
             let modifier = MODIFIER_TESTS.iter().find(|m| m.0 == name)?.1;
@@ -119,7 +170,34 @@ pub fn member_test(
                 member_class: member_class(&get.target.class)?,
                 passes: Passes::Modifier(modifier),
             };
-            Some((get.receiver?, test))
+            Some((known.resolve(get.receiver?), test))
+        }
+        _ => None,
+    }
+}
+
+/// The metaobject questions whose answers depend only on the member
+/// asked: a value computed by one of them before a test
+/// (`Class<?>[] args = m.getParameterTypes()` at the top of ant's loop)
+/// is asked again of the narrowed member inside the branch, which is
+/// exact, since asking again gives the same answer.
+const PURE_QUERIES: [(&str, &str); 4] = [
+    ("getParameterTypes", "()[Ljava/lang/Class;"),
+    ("getReturnType", "()Ljava/lang/Class;"),
+    ("getType", "()Ljava/lang/Class;"),
+    ("getDeclaringClass", "()Ljava/lang/Class;"),
+];
+
+/// The call that computed `v` by asking `member` (a resolved variable)
+/// one of the [`PURE_QUERIES`], if that is `v`'s single definition.
+pub fn pure_query_of<'a>(known: &'a Known, v: Var, member: Var) -> Option<&'a Invoke> {
+    match known.definition(v)? {
+        Stmt::Invoke(inv)
+            if inv.receiver.map(|r| known.resolve(r)) == Some(member)
+                && member_class(&inv.target.class).is_some()
+                && PURE_QUERIES.contains(&(inv.target.name.as_str(), inv.target.desc.as_str())) =>
+        {
+            Some(inv)
         }
         _ => None,
     }
@@ -131,7 +209,7 @@ fn member_class(class: &str) -> Option<&'static str> {
 }
 
 /// A test of a member's name against a constant string.
-fn name_test(stmts: &[Stmt], call: &Invoke) -> Option<(Var, MemberTest)> {
+fn name_test(known: &Known, call: &Invoke) -> Option<(Var, MemberTest)> {
     let how = match (call.target.name.as_str(), call.target.desc.as_str()) {
         ("startsWith", "(Ljava/lang/String;)Z") => NameMatch::Prefix,
         ("endsWith", "(Ljava/lang/String;)Z") => NameMatch::Suffix,
@@ -140,7 +218,7 @@ fn name_test(stmts: &[Stmt], call: &Invoke) -> Option<(Var, MemberTest)> {
     };
     let receiver = call.receiver?;
     let arg = (*call.args.first()?)?;
-    let (name, text) = match (constant(stmts, arg), constant(stmts, receiver)) {
+    let (name, text) = match (constant(known, arg), constant(known, receiver)) {
         (Some(text), _) => (receiver, text),
         (None, Some(text)) if how == NameMatch::Exact => (arg, text),
         _ => return None,
@@ -148,7 +226,7 @@ fn name_test(stmts: &[Stmt], call: &Invoke) -> Option<(Var, MemberTest)> {
     if text.is_empty() && how != NameMatch::Exact {
         return None; // every name starts and ends with ""
     }
-    let (member, member_class) = named_member(stmts, name)?;
+    let (member, member_class) = named_member(known, name)?;
     let test = MemberTest {
         member_class,
         passes: Passes::Name { how, text },
@@ -156,41 +234,24 @@ fn name_test(stmts: &[Stmt], call: &Invoke) -> Option<(Var, MemberTest)> {
     Some((member, test))
 }
 
-/// The single definition of `v`, through copies.
-fn definition(stmts: &[Stmt], mut v: Var) -> Option<&Stmt> {
-    for _ in 0..8 {
-        let mut defs = stmts.iter().filter(|s| {
-            let mut hit = false;
-            s.for_each_def(|d| hit |= d == v);
-            hit
-        });
-        let def = defs.next()?;
-        if defs.next().is_some() {
-            return None;
-        }
-        match def {
-            Stmt::Assign { src, .. } => v = *src,
-            _ => return Some(def),
-        }
-    }
-    None
-}
-
 /// The text of a string constant.
-fn constant(stmts: &[Stmt], v: Var) -> Option<String> {
-    match definition(stmts, v)? {
+fn constant(known: &Known, v: Var) -> Option<String> {
+    match known.definition(v)? {
         Stmt::StringConst { text, .. } => Some(text.clone()),
         _ => None,
     }
 }
 
 /// The member whose `getName()` `v` holds, and its class.
-fn named_member(stmts: &[Stmt], v: Var) -> Option<(Var, &'static str)> {
-    match definition(stmts, v)? {
+fn named_member(known: &Known, v: Var) -> Option<(Var, &'static str)> {
+    match known.definition(v)? {
         Stmt::Invoke(inv)
             if inv.target.name == "getName" && inv.target.desc == "()Ljava/lang/String;" =>
         {
-            Some((inv.receiver?, member_class(&inv.target.class)?))
+            Some((
+                known.resolve(inv.receiver?),
+                member_class(&inv.target.class)?,
+            ))
         }
         _ => None,
     }
@@ -201,6 +262,22 @@ mod tests {
     use super::*;
     use crate::classfile::model::MemberRef;
     use crate::ir::InvokeKind;
+
+    fn test_of(
+        stmts: &[Stmt],
+        call: &Invoke,
+        before: Option<&Invoke>,
+    ) -> Option<(Var, MemberTest)> {
+        let aliases = FxHashMap::default();
+        member_test(
+            &Known {
+                stmts,
+                aliases: &aliases,
+            },
+            call,
+            before,
+        )
+    }
 
     const METHOD: &str = "java.lang.reflect.Method";
     const FIELD: &str = "java.lang.reflect.Field";
@@ -252,14 +329,33 @@ mod tests {
         let desc = "(Ljava/lang/String;)Z";
         let starts = call("java.lang.String", "startsWith", desc, 2, vec![Some(3)]);
         assert_eq!(
-            member_test(&stmts, &starts, None),
+            test_of(&stmts, &starts, None),
             Some((0, test(METHOD, NameMatch::Prefix, "set")))
         );
         let ends = call("java.lang.String", "endsWith", desc, 2, vec![Some(3)]);
         assert_eq!(
-            member_test(&stmts, &ends, None),
+            test_of(&stmts, &ends, None),
             Some((0, test(METHOD, NameMatch::Suffix, "set")))
         );
+    }
+
+    #[test]
+    fn a_name_and_a_member_behind_phis_that_copy_one_variable_are_known() {
+        // v5 = φ(v2) and v6 = φ(v0) at a merge between the definitions
+        // and the test: the test is of v0's name.
+        let stmts = body(METHOD);
+        let aliases: FxHashMap<Var, Var> = [(5, 2), (6, 0)].into_iter().collect();
+        let known = Known {
+            stmts: &stmts,
+            aliases: &aliases,
+        };
+        let desc = "(Ljava/lang/String;)Z";
+        let starts = call("java.lang.String", "startsWith", desc, 5, vec![Some(3)]);
+        assert_eq!(
+            member_test(&known, &starts, None),
+            Some((0, test(METHOD, NameMatch::Prefix, "set")))
+        );
+        assert_eq!(known.resolve(6), 0);
     }
 
     #[test]
@@ -270,7 +366,7 @@ mod tests {
         let name_first = call("java.lang.String", "equals", eq, 2, vec![Some(3)]);
         for c in [constant_first, name_first] {
             assert_eq!(
-                member_test(&stmts, &c, None),
+                test_of(&stmts, &c, None),
                 Some((0, test(FIELD, NameMatch::Exact, "set")))
             );
         }
@@ -282,23 +378,23 @@ mod tests {
         // A class's name is not a member's, and a Member may be either.
         let starts = call("java.lang.String", "startsWith", desc, 2, vec![Some(3)]);
         for class in ["java.lang.Class", "java.lang.reflect.Member"] {
-            assert_eq!(member_test(&body(class), &starts, None), None);
+            assert_eq!(test_of(&body(class), &starts, None), None);
         }
         // The constant as the receiver of startsWith tests the constant.
         let stmts = body(METHOD);
         let reversed = call("java.lang.String", "startsWith", desc, 3, vec![Some(2)]);
-        assert_eq!(member_test(&stmts, &reversed, None), None);
+        assert_eq!(test_of(&stmts, &reversed, None), None);
         // A name with two definitions (a φ) is not known.
         let mut stmts = body(METHOD);
         stmts.push(Stmt::Assign { dst: 2, src: 3 });
-        assert_eq!(member_test(&stmts, &starts, None), None);
+        assert_eq!(test_of(&stmts, &starts, None), None);
         // Every name starts with "".
         let mut stmts = body(METHOD);
         stmts[2] = Stmt::StringConst {
             dst: 3,
             text: String::new(),
         };
-        assert_eq!(member_test(&stmts, &starts, None), None);
+        assert_eq!(test_of(&stmts, &starts, None), None);
     }
 
     #[test]
@@ -313,10 +409,10 @@ mod tests {
             member_class: METHOD,
             passes: Passes::Annotated("org.junit.Test".into()),
         };
-        assert_eq!(member_test(&stmts, &c, None), Some((0, want)));
+        assert_eq!(test_of(&stmts, &c, None), Some((0, want)));
         // An annotation class that is not a constant says nothing.
         let c = call(METHOD, "isAnnotationPresent", present, 0, vec![Some(5)]);
-        assert_eq!(member_test(&stmts, &c, None), None);
+        assert_eq!(test_of(&stmts, &c, None), None);
     }
 
     #[test]
@@ -334,10 +430,10 @@ mod tests {
             member_class: FIELD,
             passes: Passes::Modifier("static"),
         };
-        assert_eq!(member_test(&[], &is_static, Some(&get)), Some((0, want)));
+        assert_eq!(test_of(&[], &is_static, Some(&get)), Some((0, want)));
         // Without the getModifiers() call right before, the int is unknown.
-        assert_eq!(member_test(&[], &is_static, None), None);
+        assert_eq!(test_of(&[], &is_static, None), None);
         let other = call(FIELD, "hashCode", "()I", 0, vec![]);
-        assert_eq!(member_test(&[], &is_static, Some(&other)), None);
+        assert_eq!(test_of(&[], &is_static, Some(&other)), None);
     }
 }
