@@ -496,7 +496,8 @@ fn calls_behind_a_null_test_are_guarded_by_the_tested_variable() {
 /// variable that a member filter defines from it
 /// (src/ir/member_tests.rs); the filter lets through every method, of
 /// the application or the library, whose name passes the test. Tests of
-/// annotations and modifiers make filters too.
+/// annotations, modifiers and counts of parameters make filters too, and
+/// tests joined by `||` one filter.
 #[test]
 fn a_test_of_a_members_name_gives_it_a_filtered_variable_inside_the_branch() {
     let f = facts_of(&[fixture("reflection")]);
@@ -522,19 +523,49 @@ fn a_test_of_a_members_name_gives_it_a_filtered_variable_inside_the_branch() {
         rows(&f, "actual", &format!("{invoke}\t0\t")),
         [format!("{invoke}\t0\t{main}/l6@40|52")]
     );
-    // ant's `name.startsWith("set") && ...`: the whole condition and the
-    // body see the filtered setter, and no field passes a method's test.
+    // ant's `name.startsWith("set") && params.length == 1`: the whole
+    // condition and the body see the filtered setter, which the count of
+    // parameters filters again. The adders' `"add".equals(name) ||
+    // "addConfigured".equals(name)` make one filter that lets through
+    // either name, and the last loop's `params.length == 1` one of its
+    // own.
     let main = "<Introspection: void main(java.lang.String[])>";
+    let l = |at: &str| format!("{main}/l5@{at}");
+    let either = format!("{main}[167@L81] name equals \"add\" or name equals \"addConfigured\"");
+    let one = format!("{main}[234@L87] parameters 1");
     assert_eq!(
         rows(&f, "memberFilter", main),
-        [format!(
-            "{main}/l5@30|53\t{main}/l5@30\t{main}[53@L55] name startsWith \"set\""
-        )]
+        [
+            format!("{}\t{}\t{either}", l("141|167"), l("141")),
+            format!("{}\t{}\t{one}", l("221|234"), l("221")),
+            format!(
+                "{}\t{}\t{main}[53@L73] name startsWith \"set\"",
+                l("30|53"),
+                l("30")
+            ),
+            format!(
+                "{}\t{}\t{main}[60@L73] parameters 1",
+                l("30|60"),
+                l("30|53")
+            ),
+        ]
     );
+    assert_eq!(
+        rows(&f, "filterMethod", &either),
+        [
+            "<Introspection$Task: void add(Introspection$Item)>",
+            "<Introspection$Task: void addConfigured(Introspection$Item)>",
+            "<r.Bag: void add(java.lang.Object)>",
+            "<r.Counter: void add(java.lang.Object)>",
+            "<r.Counter: void add(java.lang.Object,java.lang.Object)>",
+        ]
+        .map(|m| format!("{either}\t{m}"))
+    );
+    assert_eq!(rows(&f, "filterArity", &one), [format!("{one}\t1")]);
     // The parameter types read before the test are asked again of the
     // filtered setter, at the branch.
     let again = format!(
-        "{main}[53@L55] invokevirtual <java.lang.reflect.Method: java.lang.Class[] getParameterTypes()>"
+        "{main}[53@L73] invokevirtual <java.lang.reflect.Method: java.lang.Class[] getParameterTypes()>"
     );
     assert_eq!(
         rows(&f, "actual", &again),

@@ -76,6 +76,7 @@ pub mod op {
     pub const DLOAD: u8 = 0x18;
     pub const ALOAD: u8 = 0x19;
     pub const ILOAD_0: u8 = 0x1a;
+    pub const ALOAD_0: u8 = 0x2a;
     pub const ALOAD_3: u8 = 0x2d;
     pub const IALOAD: u8 = 0x2e;
     pub const LALOAD: u8 = 0x2f;
@@ -112,6 +113,7 @@ pub mod op {
     pub const IFNE: u8 = 0x9a;
     pub const IFLE: u8 = 0x9e;
     pub const IF_ICMPEQ: u8 = 0x9f;
+    pub const IF_ICMPNE: u8 = 0xa0;
     pub const IF_ACMPNE: u8 = 0xa6;
     pub const GOTO: u8 = 0xa7;
     pub const JSR: u8 = 0xa8;

@@ -950,32 +950,31 @@ impl FactsBuilder {
                 src,
                 test,
             } => {
-                let what = match &test.passes {
-                    Passes::Name { how, text } => format!(
-                        "name {} {text:?}",
-                        match how {
-                            NameMatch::Prefix => "startsWith",
-                            NameMatch::Suffix => "endsWith",
-                            NameMatch::Exact => "equals",
-                        }
-                    ),
-                    Passes::Annotated(t) => format!("annotated {t}"),
-                    Passes::Modifier(m) => format!("modifier {m}"),
-                };
+                let what: Vec<String> = test.any_of.iter().map(describe_passes).collect();
                 let line = body.line_of(*bci);
-                let name = format!("{}[{bci}@L{line}] {what}", body.sig);
+                let name = format!("{}[{bci}@L{line}] {}", body.sig, what.join(" or "));
                 let h = self.new_heap(Some(body.method), name, test.member_class);
                 self.add(R::MemberFilter, &[g(*dst), g(*src), h]);
-                match &test.passes {
-                    Passes::Name { .. } => self.name_filters.push((h, test.clone())),
-                    Passes::Annotated(t) => {
-                        let t = self.types.intern(t);
-                        self.add(R::FilterAnnotation, &[h, t]);
+                for passes in &test.any_of {
+                    match passes {
+                        Passes::Name { .. } => {}
+                        Passes::Annotated(t) => {
+                            let t = self.types.intern(t);
+                            self.add(R::FilterAnnotation, &[h, t]);
+                        }
+                        Passes::Modifier(m) => {
+                            let m = self.modifiers.intern(m);
+                            self.add(R::FilterModifier, &[h, m]);
+                        }
+                        Passes::Arity(n) => {
+                            let n = (*n).min(MAX_PARAMETERS);
+                            self.max_z = self.max_z.max(n);
+                            self.add(R::FilterArity, &[h, n]);
+                        }
                     }
-                    Passes::Modifier(m) => {
-                        let m = self.modifiers.intern(m);
-                        self.add(R::FilterModifier, &[h, m]);
-                    }
+                }
+                if test.any_of.iter().any(|p| matches!(p, Passes::Name { .. })) {
+                    self.name_filters.push((h, test.clone()));
                 }
             }
             Stmt::UnknownDynamic { .. } => self.stats.unknown_dynamic += 1,
@@ -2015,6 +2014,24 @@ fn lambda_body(
         exception: None,
     }));
     Some(ir)
+}
+
+/// A member filter's condition as its object's name gives it
+/// (`name startsWith "set"`, `annotated a.Test`, `parameters 1`).
+fn describe_passes(passes: &Passes) -> String {
+    match passes {
+        Passes::Name { how, text } => {
+            let how = match how {
+                NameMatch::Prefix => "startsWith",
+                NameMatch::Suffix => "endsWith",
+                NameMatch::Exact => "equals",
+            };
+            format!("name {how} {text:?}")
+        }
+        Passes::Annotated(t) => format!("annotated {t}"),
+        Passes::Modifier(m) => format!("modifier {m}"),
+        Passes::Arity(n) => format!("parameters {n}"),
+    }
 }
 
 /// Whether `path` (`a/b/c`) is a package's path: `/`-separated Java

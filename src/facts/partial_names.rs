@@ -196,34 +196,38 @@ pub fn match_partial_names(b: &mut FactsBuilder) {
         // A filter lets through every member that passes, the
         // application's and the library's alike, and has no budget: it
         // only ever narrows what a placeholder stands for.
-        let Passes::Name { how, text } = &test.passes else {
-            continue;
-        };
-        let text = text.clone();
-        let a = match how {
-            NameMatch::Prefix => Affixes {
-                prefix: text,
-                suffix: String::new(),
-                exact: false,
-            },
-            NameMatch::Suffix => Affixes {
-                prefix: String::new(),
-                suffix: text,
-                exact: false,
-            },
-            NameMatch::Exact => Affixes {
-                prefix: text,
-                suffix: String::new(),
-                exact: true,
-            },
-        };
         let (index, rel) = if test.member_class == "java.lang.reflect.Field" {
             (&members.fields, R::FilterField)
         } else {
             (&members.methods, R::FilterMethod)
         };
-        let mut pass: Vec<u32> = index.fits(&a).into_iter().map(|(m, _)| *m).collect();
+        let mut pass: Vec<u32> = Vec::new();
+        for passes in &test.any_of {
+            let Passes::Name { how, text } = passes else {
+                continue;
+            };
+            let text = text.clone();
+            let a = match how {
+                NameMatch::Prefix => Affixes {
+                    prefix: text,
+                    suffix: String::new(),
+                    exact: false,
+                },
+                NameMatch::Suffix => Affixes {
+                    prefix: String::new(),
+                    suffix: text,
+                    exact: false,
+                },
+                NameMatch::Exact => Affixes {
+                    prefix: text,
+                    suffix: String::new(),
+                    exact: true,
+                },
+            };
+            pass.extend(index.fits(&a).into_iter().map(|(m, _)| *m));
+        }
         pass.sort_unstable();
+        pass.dedup();
         for m in pass {
             b.add(rel, &[*h, m]);
         }

@@ -349,7 +349,7 @@ relations! {
         "the call runs only where the variable holds an object: the non-null branch of a null test of it dominates the call";
     MemberFilter => "memberFilter",
         [("dst", "V"), ("src", "V"), ("filter", "H")],
-        "dst holds src's member where a test of the member (its name, an annotation, a modifier) passed; the filter object stands for the test";
+        "dst holds src's member where a test of the member (its name, an annotation, a modifier, its number of parameters) passed; the filter object stands for the test";
     FilterMethod => "filterMethod",
         [("filter", "H"), ("method", "M")],
         "a method whose name passes the member filter's test of names";
@@ -362,6 +362,9 @@ relations! {
     FilterModifier => "filterModifier",
         [("filter", "H"), ("mod", "MOD")],
         "the member filter lets through the members with that modifier";
+    FilterArity => "filterArity",
+        [("filter", "H"), ("count", "Z")],
+        "the member filter lets through the methods and constructors with that many parameters";
     LocaleVariant => "localeVariant",
         [("base", "T"), ("variant", "T")],
         "the variant's name is the base's, `_` and a locale (a resource bundle's name for that locale)";

@@ -387,39 +387,76 @@ struct PendingMemberTest {
     bci: u32,
 }
 
-/// The member test that ends block `b`: `ifeq` (continue when the call
-/// returned true) or `ifne` (jump when it did) right after a call that
-/// tests a member. `known` holds the statements translated so far, the
-/// block's from `first`.
+/// The member test that ends block `b` (see [`member_tests`]):
+/// - `ifeq` (continue when the call returned true) or `ifne` (jump when
+///   it did) right after a call that tests a member;
+/// - `if_icmpne` (continue when equal) or `if_icmpeq` (jump when equal)
+///   comparing a count of parameters with a constant, or `ifne`/`ifeq`
+///   right after `getParameterCount()` (a count of 0).
+///
+/// `known` holds the statements translated so far, the block's from
+/// `first`; `st` is the state before the block's last instruction.
 fn member_test(
     cfg: &Cfg,
     b: usize,
     known: &member_tests::Known,
     first: usize,
+    st: &State,
 ) -> Option<PendingMemberTest> {
     let block = &cfg.blocks[b];
     if block.end < block.start + 2 {
         return None;
     }
-    let last = &cfg.insns[block.end - 1];
+    let insn =
+        |back: usize| (block.end >= block.start + back).then(|| &cfg.insns[block.end - back]);
+    let last = insn(1)?;
     let (jump, next) = branch_successors(cfg, b)?;
-    let passed = match last.op {
-        op::IFEQ => next,
-        op::IFNE => jump,
-        _ => return None,
-    };
-    let call_at = |k: usize| {
-        let pc = cfg.insns[k].pc;
+    let call_at = |back: usize| {
+        let pc = insn(back)?.pc;
         known.stmts[first..].iter().rev().find_map(|s| match s {
             Stmt::Invoke(inv) if inv.bci == pc => Some(inv),
             _ => None,
         })
     };
-    let call = call_at(block.end - 2)?;
-    let before = (block.end >= block.start + 3)
-        .then(|| call_at(block.end - 3))
-        .flatten();
-    let (member, test) = member_tests::member_test(known, call, before)?;
+    let (passed, (member, test)) = match last.op {
+        op::IFEQ | op::IFNE => {
+            let call = call_at(2)?;
+            if let Some(t) = member_tests::member_test(known, call, call_at(3)) {
+                (if last.op == op::IFEQ { next } else { jump }, t)
+            } else {
+                let t = member_tests::arity_test(known, member_tests::Count::Call(call), 0)?;
+                (if last.op == op::IFEQ { jump } else { next }, t)
+            }
+        }
+        op::IF_ICMPEQ | op::IF_ICMPNE => {
+            let Operand::Int(n) = insn(2)?.operand else {
+                return None;
+            };
+            if !matches!(
+                insn(2)?.op,
+                op::ICONST_M1..=op::ICONST_5 | op::BIPUSH | op::SIPUSH
+            ) {
+                return None;
+            }
+            let count = if insn(3)?.op == op::ARRAYLENGTH {
+                let array = insn(4)?;
+                match (array.op, &array.operand) {
+                    (op::ALOAD | op::ALOAD_0..=op::ALOAD_3, Operand::Local(k)) => {
+                        let Some(Val::Ref(v)) = st.locals.get(*k as usize) else {
+                            return None;
+                        };
+                        member_tests::Count::Length(*v)
+                    }
+                    _ => member_tests::Count::Length(call_at(4)?.result?),
+                }
+            } else {
+                member_tests::Count::Call(call_at(3)?)
+            };
+            let t = member_tests::arity_test(known, count, n)?;
+            (if last.op == op::IF_ICMPEQ { jump } else { next }, t)
+        }
+        _ => return None,
+    };
     Some(PendingMemberTest {
         member,
         test,
@@ -694,6 +731,27 @@ impl<'a> VariablePass<'a> {
         }
     }
 
+    /// The test that every predecessor of merge block `b` passed to enter
+    /// it, when all are tests of one member (`a || b`): what passes any
+    /// of them.
+    fn passed_by_every_predecessor(&self, b: usize) -> Option<PendingMemberTest> {
+        let mut tests = self.blocks.preds[b].iter().map(|&p| {
+            self.member_tests[p]
+                .as_ref()
+                .filter(|t| t.passed == b && self.exits[p].is_some())
+        });
+        let mut union = tests.next()??.clone();
+        for t in tests {
+            let t = t?;
+            if t.member != union.member {
+                return None;
+            }
+            union.test = union.test.or(&t.test)?;
+            union.bci = union.bci.max(t.bci);
+        }
+        Some(union)
+    }
+
     /// Translates block `b`: from its φs, the entry state, or its single
     /// predecessor's exit; each instruction's effects, and before each
     /// the locals into the φs of the handlers that cover it.
@@ -704,7 +762,11 @@ impl<'a> VariablePass<'a> {
         let first_stmt = ir.stmts.len();
         let mut st = if let Some(p) = &self.phis[b] {
             self.note_aliases(b, p);
-            p.clone()
+            let mut st = p.clone();
+            if let Some(t) = self.passed_by_every_predecessor(b) {
+                filter_member(ir, &mut self.aliases, &mut st, &t);
+            }
+            st
         } else if b == 0 {
             self.entry.clone()
         } else {
@@ -743,7 +805,7 @@ impl<'a> VariablePass<'a> {
                     stmts: &tr.ir.stmts,
                     aliases: &self.aliases,
                 };
-                self.member_tests[b] = member_test(cfg, b, &known, first_stmt);
+                self.member_tests[b] = member_test(cfg, b, &known, first_stmt, &st);
             }
             tr.step(&mut st, &cfg.insns[k])?;
         }

@@ -1,5 +1,5 @@
 //! Member tests: the code that runs only where a member's name, an
-//! annotation or a modifier passes a test.
+//! annotation, a modifier or its number of parameters passes a test.
 //!
 //! Programs that walk `getMethods()` pick the members they use by such
 //! tests: JUnit 3 calls the methods whose name starts with `"test"`,
@@ -19,6 +19,12 @@
 //! - `Modifier.isPublic` (`isStatic`, `isFinal`, ...) of the result of
 //!   `getModifiers()` on a `Method` or a `Field`, called just before.
 //!
+//! A block that ends with `if_icmpeq`/`if_icmpne` comparing a constant
+//! with `getParameterCount()`, or with the length of what
+//! `getParameterTypes()` returned, of a `Method` or a `Constructor`
+//! (`ifeq`/`ifne` where the constant is 0) tests its number of
+//! parameters ([`arity_test`]).
+//!
 //! The block that the test's true branch enters, when the test is its
 //! only predecessor, starts with a fresh variable for every slot that
 //! holds the member (a π node, as in e-SSA): [`Stmt::MemberFilter`]
@@ -33,7 +39,9 @@
 //! the member ([`PURE_QUERIES`]: `getParameterTypes()`, `getReturnType()`,
 //! ...) is asked again of the fresh variable at the branch, so that the
 //! parameter types that ant reads at the top of its loop are narrowed
-//! with the method.
+//! with the method. A block that only passed tests of the same member
+//! enter (`"add".equals(name) || "addConfigured".equals(name)`) lets
+//! through what passes any of them ([`MemberTest::or`]).
 
 use super::{Invoke, Stmt, Var};
 use fxhash::FxHashMap;
@@ -108,21 +116,57 @@ pub enum Passes {
     Annotated(String),
     /// This modifier (one of the names of `methodModifier`).
     Modifier(&'static str),
+    /// This many parameters (a method or a constructor).
+    Arity(u32),
 }
 
 /// A test of a member.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct MemberTest {
-    /// The member's class: `java.lang.reflect.Method` or
-    /// `java.lang.reflect.Field`.
+    /// The member's class: `java.lang.reflect.Method`,
+    /// `java.lang.reflect.Constructor` or `java.lang.reflect.Field`.
     pub member_class: &'static str,
-    /// What passes.
-    pub passes: Passes,
+    /// What passes: a member that passes any of these (more than one
+    /// where tests joined by `||` all lead to the block).
+    pub any_of: Vec<Passes>,
 }
 
-/// The classes whose members a test can narrow. (`Member` is left out:
-/// its object may be a method or a field.)
-const MEMBER_CLASSES: [&str; 2] = ["java.lang.reflect.Method", "java.lang.reflect.Field"];
+impl MemberTest {
+    /// The test that one condition makes.
+    pub fn new(member_class: &'static str, passes: Passes) -> Self {
+        MemberTest {
+            member_class,
+            any_of: vec![passes],
+        }
+    }
+
+    /// The test that either `self` or `other` passes, if both test
+    /// members of one class.
+    pub fn or(mut self, other: &MemberTest) -> Option<MemberTest> {
+        if self.member_class != other.member_class {
+            return None;
+        }
+        for p in &other.any_of {
+            if !self.any_of.contains(p) {
+                self.any_of.push(p.clone());
+            }
+        }
+        Some(self)
+    }
+}
+
+/// The classes whose members a test can narrow. (`Member` and
+/// `Executable` are left out: their object may be of more than one of
+/// these.)
+const MEMBER_CLASSES: [&str; 3] = [
+    "java.lang.reflect.Method",
+    "java.lang.reflect.Field",
+    "java.lang.reflect.Constructor",
+];
+
+/// The classes whose members have a name of their own (a constructor's
+/// `getName()` is its class's).
+const NAMED_CLASSES: [&str; 2] = ["java.lang.reflect.Method", "java.lang.reflect.Field"];
 
 /// `java.lang.reflect.Modifier`'s tests, and the modifier each asks for.
 const MODIFIER_TESTS: [(&str, &str); 5] = [
@@ -154,10 +198,7 @@ pub fn member_test(
                 Stmt::ClassConst { ty, .. } => ty.clone(),
                 _ => return None,
             };
-            let test = MemberTest {
-                member_class,
-                passes: Passes::Annotated(annotation),
-            };
+            let test = MemberTest::new(member_class, Passes::Annotated(annotation));
             Some((known.resolve(call.receiver?), test))
         }
         ("java.lang.reflect.Modifier", _, "(I)Z") => {
@@ -166,14 +207,43 @@ pub fn member_test(
             if get.target.name != "getModifiers" || get.target.desc != "()I" {
                 return None;
             }
-            let test = MemberTest {
-                member_class: member_class(&get.target.class)?,
-                passes: Passes::Modifier(modifier),
-            };
+            let test =
+                MemberTest::new(member_class(&get.target.class)?, Passes::Modifier(modifier));
             Some((known.resolve(get.receiver?), test))
         }
         _ => None,
     }
+}
+
+/// What a branch compares with a constant, as far as [`arity_test`]
+/// cares.
+#[derive(Clone, Copy, Debug)]
+pub enum Count<'a> {
+    /// The `int` that this call returned.
+    Call(&'a Invoke),
+    /// The length of the array that this variable holds.
+    Length(Var),
+}
+
+/// The member variable and the test, when a branch that passes where
+/// `count` equals `n` tests the number of parameters of a method or a
+/// constructor: `count` is `m.getParameterCount()` or the length of
+/// `m.getParameterTypes()`. The member is given resolved.
+pub fn arity_test(known: &Known, count: Count, n: i32) -> Option<(Var, MemberTest)> {
+    let n = u32::try_from(n).ok()?;
+    let (call, name, desc) = match count {
+        Count::Call(call) => (call, "getParameterCount", "()I"),
+        Count::Length(v) => match known.definition(v)? {
+            Stmt::Invoke(call) => (call, "getParameterTypes", "()[Ljava/lang/Class;"),
+            _ => return None,
+        },
+    };
+    if call.target.name != name || call.target.desc != desc {
+        return None;
+    }
+    let class = member_class(&call.target.class).filter(|c| !c.ends_with("Field"))?;
+    let test = MemberTest::new(class, Passes::Arity(n));
+    Some((known.resolve(call.receiver?), test))
 }
 
 /// The metaobject questions whose answers depend only on the member
@@ -227,11 +297,10 @@ fn name_test(known: &Known, call: &Invoke) -> Option<(Var, MemberTest)> {
         return None; // every name starts and ends with ""
     }
     let (member, member_class) = named_member(known, name)?;
-    let test = MemberTest {
-        member_class,
-        passes: Passes::Name { how, text },
-    };
-    Some((member, test))
+    Some((
+        member,
+        MemberTest::new(member_class, Passes::Name { how, text }),
+    ))
 }
 
 /// The text of a string constant.
@@ -248,10 +317,8 @@ fn named_member(known: &Known, v: Var) -> Option<(Var, &'static str)> {
         Stmt::Invoke(inv)
             if inv.target.name == "getName" && inv.target.desc == "()Ljava/lang/String;" =>
         {
-            Some((
-                known.resolve(inv.receiver?),
-                member_class(&inv.target.class)?,
-            ))
+            let class = NAMED_CLASSES.iter().find(|c| **c == inv.target.class)?;
+            Some((known.resolve(inv.receiver?), *class))
         }
         _ => None,
     }
@@ -314,13 +381,8 @@ mod tests {
     }
 
     fn test(member_class: &'static str, how: NameMatch, text: &str) -> MemberTest {
-        MemberTest {
-            member_class,
-            passes: Passes::Name {
-                how,
-                text: text.into(),
-            },
-        }
+        let text = text.into();
+        MemberTest::new(member_class, Passes::Name { how, text })
     }
 
     #[test]
@@ -377,7 +439,12 @@ mod tests {
         let desc = "(Ljava/lang/String;)Z";
         // A class's name is not a member's, and a Member may be either.
         let starts = call("java.lang.String", "startsWith", desc, 2, vec![Some(3)]);
-        for class in ["java.lang.Class", "java.lang.reflect.Member"] {
+        let classes = [
+            "java.lang.Class",
+            "java.lang.reflect.Member",
+            "java.lang.reflect.Constructor",
+        ];
+        for class in classes {
             assert_eq!(test_of(&body(class), &starts, None), None);
         }
         // The constant as the receiver of startsWith tests the constant.
@@ -405,10 +472,7 @@ mod tests {
         }];
         let present = "(Ljava/lang/Class;)Z";
         let c = call(METHOD, "isAnnotationPresent", present, 0, vec![Some(4)]);
-        let want = MemberTest {
-            member_class: METHOD,
-            passes: Passes::Annotated("org.junit.Test".into()),
-        };
+        let want = MemberTest::new(METHOD, Passes::Annotated("org.junit.Test".into()));
         assert_eq!(test_of(&stmts, &c, None), Some((0, want)));
         // An annotation class that is not a constant says nothing.
         let c = call(METHOD, "isAnnotationPresent", present, 0, vec![Some(5)]);
@@ -426,14 +490,52 @@ mod tests {
             vec![None],
         );
         is_static.receiver = None;
-        let want = MemberTest {
-            member_class: FIELD,
-            passes: Passes::Modifier("static"),
-        };
+        let want = MemberTest::new(FIELD, Passes::Modifier("static"));
         assert_eq!(test_of(&[], &is_static, Some(&get)), Some((0, want)));
         // Without the getModifiers() call right before, the int is unknown.
         assert_eq!(test_of(&[], &is_static, None), None);
         let other = call(FIELD, "hashCode", "()I", 0, vec![]);
         assert_eq!(test_of(&[], &is_static, Some(&other)), None);
+    }
+    #[test]
+    fn a_count_of_parameters_narrows_methods_and_constructors() {
+        const CTOR: &str = "java.lang.reflect.Constructor";
+        // v1 = m.getParameterTypes(), v2 = v1.
+        let mut types = call(
+            METHOD,
+            "getParameterTypes",
+            "()[Ljava/lang/Class;",
+            0,
+            vec![],
+        );
+        types.result = Some(1);
+        let stmts = vec![Stmt::Invoke(types), Stmt::Assign { dst: 2, src: 1 }];
+        let aliases = FxHashMap::default();
+        let known = Known {
+            stmts: &stmts,
+            aliases: &aliases,
+        };
+        let want = Some((0, MemberTest::new(METHOD, Passes::Arity(1))));
+        assert_eq!(arity_test(&known, Count::Length(2), 1), want);
+        let count = call(CTOR, "getParameterCount", "()I", 0, vec![]);
+        let want = Some((0, MemberTest::new(CTOR, Passes::Arity(0))));
+        assert_eq!(arity_test(&known, Count::Call(&count), 0), want);
+        // A negative count, another array, another int, a field: nothing.
+        assert_eq!(arity_test(&known, Count::Length(2), -1), None);
+        assert_eq!(arity_test(&known, Count::Length(7), 1), None);
+        let other = call(METHOD, "getModifiers", "()I", 0, vec![]);
+        assert_eq!(arity_test(&known, Count::Call(&other), 1), None);
+        let field = call(FIELD, "getParameterCount", "()I", 0, vec![]);
+        assert_eq!(arity_test(&known, Count::Call(&field), 1), None);
+    }
+
+    #[test]
+    fn tests_joined_by_or_let_through_what_passes_either() {
+        let add = test(METHOD, NameMatch::Exact, "add");
+        let configured = test(METHOD, NameMatch::Exact, "addConfigured");
+        let either = add.clone().or(&configured).expect("one class");
+        assert_eq!(either.any_of.len(), 2);
+        assert_eq!(either.clone().or(&add), Some(either));
+        assert_eq!(add.or(&test(FIELD, NameMatch::Exact, "x")), None);
     }
 }
