@@ -361,8 +361,9 @@ enum Command {
     /// and every missed edge with its reason: the API has no model, the
     /// site is not in the class path, not reachable, unresolved, or
     /// resolved to other targets only. Edges to classes generated at run
-    /// time ($$Lambda, $Proxy) and forName calls that threw are counted
-    /// apart.
+    /// time ($$Lambda, $Proxy) and calls that threw (a forName of a
+    /// missing class, a lookup of a missing member or constructor) are
+    /// counted apart.
     ///
     /// Exit 0, or 1 when --min-recall is given and not reached.
     ///

@@ -202,6 +202,45 @@ fn lookups_of_missing_members_are_calls_that_threw() {
     );
 }
 
+/// A constructor lookup threw when the class has no constructor that
+/// the lookup can return: `Introspection` asks each attribute type for a
+/// `(String)` constructor at bci 80, which `Task` lacks and `Target` and
+/// `Path` have; the interface `r.Plugin` has no constructor at all. (The
+/// `points-to` variant leaves the site unresolved.)
+#[test]
+fn lookups_of_constructors_the_class_lacks_are_calls_that_threw() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("ctors.db");
+    analyze(&["Introspection"], &db);
+    let t = dir.path().join("trace.tsv");
+    let site = "Introspection\tmain\t([Ljava/lang/String;)V\t80\tClass.getConstructor";
+    let rows = [
+        "Introspection$Task",
+        "Introspection$Target",
+        "r.Plugin",
+        "Introspection$Path",
+    ]
+    .map(|c| format!("{site}\t{c}.<init>\n"))
+    .concat();
+    let header = "caller_class\tcaller_method\tcaller_desc\tbci\tapi\ttarget\n";
+    std::fs::write(&t, format!("{header}{rows}")).unwrap();
+    let out = check_tsv(&db.display().to_string(), &[&t.display().to_string()]);
+    let got: Vec<(&str, &str)> = (out.lines().skip(1))
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .map(|c| (c[6], c[8]))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("Introspection$Task.<init>", "failed"),
+            ("Introspection$Target.<init>", "unresolved"),
+            ("r.Plugin.<init>", "failed"),
+            ("Introspection$Path.<init>", "unresolved"),
+        ],
+        "{out}"
+    );
+}
+
 /// A load by name of a class that the class path does not define threw
 /// (ClassNotFoundException), as `ResourceBundle` loading a bundle kept in
 /// a `.properties` file does; a tracer marks only a failed `forName`. A

@@ -14,7 +14,8 @@
 //! calls that threw: a `forName` the trace marks failed, and a member
 //! lookup (`getMethod("__get__")`) of a name that the receiver's class
 //! and its supertypes in the class path do not declare, which throws
-//! `NoSuchMethodException` or `NoSuchFieldException`. A caller is a JDK caller when its method
+//! `NoSuchMethodException` or `NoSuchFieldException`, and a constructor
+//! lookup that the class has no constructor for. A caller is a JDK caller when its method
 //! is not one of the application's (`applicationMethod`); a caller the
 //! database does not hold is judged by its package.
 
@@ -192,6 +193,24 @@ pub fn check(
     let modelled: BTreeSet<&str> = APIS.iter().map(|a| a.0).collect();
     let mut missing = missing_members(db, &edges)?;
     missing.extend(missing_classes(db, &edges)?);
+    let invokes_at = |e: &TracedEdge| -> Vec<u64> {
+        let Caller::Exact {
+            class,
+            method,
+            desc,
+            bci,
+        } = &e.caller
+        else {
+            return Vec::new();
+        };
+        (exact_idx.get(&(class.clone(), method.clone(), desc.clone(), *bci)))
+            .into_iter()
+            .flatten()
+            .filter(|&&k| sites[k].site.api == e.api)
+            .map(|&k| sites[k].site.invoke)
+            .collect()
+    };
+    missing.extend(missing_constructors(db, &edges, &invokes_at)?);
 
     let mut out = Check::default();
     let mut traced_sites: BTreeSet<Caller> = BTreeSet::new();
@@ -346,6 +365,88 @@ fn missing_members(
             supers[&t].iter().any(|&h| declares_name(h, methods, &name))
         };
         if !found {
+            out.insert(n);
+        }
+    }
+    Ok(out)
+}
+
+/// The indexes in `edges` of the constructor lookups
+/// (`Class.getConstructor`, `getDeclaredConstructor`; the trace names
+/// only the class, `C.<init>`) whose class, in the database, has no
+/// constructor the lookup can return: `getConstructor` finds only public
+/// ones, an interface has none, and a site that passes its parameter
+/// types as constants (`actualArrayTypes`, at every static site of the
+/// caller's bytecode index, found by `invokes_at`) finds only a
+/// constructor with that list. Such a lookup threw
+/// `NoSuchMethodException` (ant asks every attribute type for a
+/// `(Project, String)` constructor, then for a `(String)` one), and the
+/// run took no edge. Classes the database does not hold are not judged.
+fn missing_constructors(
+    db: &mut Database,
+    edges: &[TracedEdge],
+    invokes_at: &dyn Fn(&TracedEdge) -> Vec<u64>,
+) -> Result<BTreeSet<usize>, DatabaseError> {
+    // edge -> (class, public only, the sites' invokes)
+    let mut asked: BTreeMap<usize, (u64, bool, Vec<u64>)> = BTreeMap::new();
+    for (n, e) in edges.iter().enumerate() {
+        let public_only = match e.api.as_str() {
+            "Class.getConstructor" => true,
+            "Class.getDeclaredConstructor" => false,
+            _ => continue,
+        };
+        let Some(class) = e.target.strip_suffix(".<init>") else {
+            continue;
+        };
+        if let Some(t) = db.id("T", class) {
+            asked.insert(n, (t, public_only, invokes_at(e)));
+        }
+    }
+    let mut out = BTreeSet::new();
+    if asked.is_empty() {
+        return Ok(out);
+    }
+    let classes: BTreeSet<u64> = asked.values().map(|a| a.0).collect();
+    let mut ctors: BTreeMap<u64, Vec<u64>> = BTreeMap::new();
+    for t in rows_with(db, "constructor", 0, &classes)? {
+        ctors.entry(t[0]).or_default().push(t[1]);
+    }
+    let methods: BTreeSet<u64> = ctors.values().flatten().copied().collect();
+    let public_id = db.id("MOD", "public");
+    let public: BTreeSet<u64> = rows_with(db, "methodModifier", 0, &methods)?
+        .into_iter()
+        .filter(|t| Some(t[1]) == public_id)
+        .map(|t| t[0])
+        .collect();
+    let params: BTreeMap<u64, u64> = rows_with(db, "methodParams", 0, &methods)?
+        .into_iter()
+        .map(|t| (t[0], t[1]))
+        .collect();
+    let invokes: BTreeSet<u64> = asked.values().flat_map(|a| a.2.clone()).collect();
+    let mut lists: BTreeMap<u64, BTreeSet<u64>> = BTreeMap::new();
+    for t in rows_with(db, "actualArrayTypes", 0, &invokes)? {
+        if t[1] == 1 {
+            lists.entry(t[0]).or_default().insert(t[2]);
+        }
+    }
+    for (n, (t, public_only, invokes)) in asked {
+        // The lists the sites admit, if every site names its own.
+        let admitted: Option<BTreeSet<u64>> = (!invokes.is_empty())
+            .then(|| {
+                invokes
+                    .iter()
+                    .map(|i| lists.get(i).cloned())
+                    .collect::<Option<Vec<_>>>()
+            })
+            .flatten()
+            .map(|l| l.into_iter().flatten().collect());
+        let returns = |m: &u64| {
+            (!public_only || public.contains(m))
+                && admitted
+                    .as_ref()
+                    .is_none_or(|a| params.get(m).is_some_and(|p| a.contains(p)))
+        };
+        if !ctors.get(&t).is_some_and(|ms| ms.iter().any(returns)) {
             out.insert(n);
         }
     }
