@@ -123,7 +123,9 @@ for p in "${programs[@]}"; do
         spec=()
         [ "$v" != sound ] || spec=(--spec "$dir/trace.tsv")
         status=0
-        /usr/bin/time -f '%e %M' -o "$run.time" timeout "$limit" \
+        # On timeout, SIGINT: refract stops and removes its staged database
+        # (SIGTERM would leave it behind).
+        /usr/bin/time -f '%e %M' -o "$run.time" timeout -s INT -k 60 "$limit" \
             "$bin" analyze "${cpath[@]}" --main "$main" --reflection "$v" "${spec[@]}" "${extra[@]}" \
             -o "$run.db" -q > "$run.log" 2>&1 || status=$?
         read -r wall kb < <(tail -1 "$run.time")

@@ -96,7 +96,9 @@ for p in "${programs[@]}"; do
             spec=(--spec "$out/$p.spec")
         fi
         set +e
-        /usr/bin/time -f "%e %M" -o "$out/time" timeout "$limit" \
+        # On timeout, SIGINT: refract stops and removes its staged database
+        # (SIGTERM would leave it behind).
+        /usr/bin/time -f "%e %M" -o "$out/time" timeout -s INT -k 60 "$limit" \
             "$bin" analyze "${a[@]}" --jdk "$jdk" --reflection "$v" "${spec[@]}" "${extra[@]}" -q -o "$db" 2> "$out/$p-$v.err"
         rc=$?
         set -e

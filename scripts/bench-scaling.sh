@@ -69,7 +69,9 @@ for p in "${programs[@]}"; do
     mapfile -t a <<< "$args_text"
     db=$out/$p.db
     status=ok
-    timeout "$limit" /usr/bin/time -f "%e %M" -o "$out/$p.time" \
+    # On timeout, SIGINT: refract stops and removes its staged database
+    # (SIGTERM would leave it behind).
+    timeout -s INT -k 60 "$limit" /usr/bin/time -f "%e %M" -o "$out/$p.time" \
         "$bin" analyze "${a[@]}" --reflection "$variant" -o "$db" > "$out/$p.txt" 2> "$out/$p.log" || status=failed
     if [ $status = failed ]; then
         printf '%-12s %s\n' "$p" "failed or timed out after ${limit}s (see $out/$p.log)"
