@@ -599,7 +599,7 @@ fn a_test_of_a_members_name_gives_it_a_filtered_variable_inside_the_branch() {
 fn appends_behind_a_branch_or_in_a_loop_leave_only_the_known_start() {
     let f = facts_of(&[fixture("reflection")]);
     let setter = "<Concatenated: java.lang.String setterName(java.lang.String,java.lang.String)>";
-    let site = format!("{setter}[100@L36] concat");
+    let site = format!("{setter}[100@L37] concat");
     assert_eq!(
         rows(&f, "partialMethod", &site),
         [
