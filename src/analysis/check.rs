@@ -431,15 +431,9 @@ fn missing_constructors(
     }
     for (n, (t, public_only, invokes)) in asked {
         // The lists the sites admit, if every site names its own.
-        let admitted: Option<BTreeSet<u64>> = (!invokes.is_empty())
-            .then(|| {
-                invokes
-                    .iter()
-                    .map(|i| lists.get(i).cloned())
-                    .collect::<Option<Vec<_>>>()
-            })
-            .flatten()
-            .map(|l| l.into_iter().flatten().collect());
+        let named = !invokes.is_empty() && invokes.iter().all(|i| lists.contains_key(i));
+        let admitted: Option<BTreeSet<u64>> =
+            named.then(|| invokes.iter().flat_map(|i| &lists[i]).copied().collect());
         let returns = |m: &u64| {
             (!public_only || public.contains(m))
                 && admitted

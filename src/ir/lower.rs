@@ -429,15 +429,10 @@ fn member_test(
             }
         }
         op::IF_ICMPEQ | op::IF_ICMPNE => {
+            // A constant: iconst_*, bipush or sipush.
             let Operand::Int(n) = insn(2)?.operand else {
                 return None;
             };
-            if !matches!(
-                insn(2)?.op,
-                op::ICONST_M1..=op::ICONST_5 | op::BIPUSH | op::SIPUSH
-            ) {
-                return None;
-            }
             let count = if insn(3)?.op == op::ARRAYLENGTH {
                 let array = insn(4)?;
                 match (array.op, &array.operand) {
@@ -714,13 +709,12 @@ impl<'a> VariablePass<'a> {
         if exits.len() != preds.len() {
             return;
         }
-        let known = |v: Var, aliases: &FxHashMap<Var, Var>| aliases.get(&v).copied().unwrap_or(v);
         for (k, phi) in phis.locals.iter().enumerate() {
             let Val::Ref(phi) = *phi else { continue };
             let mut one = None;
             let single = exits.iter().all(|e| match e.locals.get(k) {
                 Some(Val::Ref(v)) => {
-                    let v = known(*v, &self.aliases);
+                    let v = member_tests::resolve(&self.aliases, *v);
                     *one.get_or_insert(v) == v
                 }
                 _ => false,
@@ -735,11 +729,9 @@ impl<'a> VariablePass<'a> {
     /// it, when all are tests of one member (`a || b`): what passes any
     /// of them.
     fn passed_by_every_predecessor(&self, b: usize) -> Option<PendingMemberTest> {
-        let mut tests = self.blocks.preds[b].iter().map(|&p| {
-            self.member_tests[p]
-                .as_ref()
-                .filter(|t| t.passed == b && self.exits[p].is_some())
-        });
+        let mut tests = self.blocks.preds[b]
+            .iter()
+            .map(|&p| self.member_tests[p].as_ref().filter(|t| t.passed == b));
         let mut union = tests.next()??.clone();
         for t in tests {
             let t = t?;
@@ -847,7 +839,7 @@ fn filter_member(
     st: &mut State,
     t: &PendingMemberTest,
 ) {
-    let resolve = |aliases: &FxHashMap<Var, Var>, v: Var| aliases.get(&v).copied().unwrap_or(v);
+    use member_tests::resolve;
     // The member as the slots hold it: itself, a φ that copies it, or
     // the fresh variable of an enclosing test, which the new one narrows
     // further.

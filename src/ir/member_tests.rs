@@ -57,16 +57,22 @@ pub struct Known<'a> {
     pub aliases: &'a FxHashMap<Var, Var>,
 }
 
+/// The variable `v` copies, through the φs that copy one variable
+/// (`aliases`, as [`Known`] holds them).
+pub fn resolve(aliases: &FxHashMap<Var, Var>, mut v: Var) -> Var {
+    for _ in 0..64 {
+        match aliases.get(&v) {
+            Some(&u) if u != v => v = u,
+            _ => break,
+        }
+    }
+    v
+}
+
 impl Known<'_> {
     /// The variable `v` copies, through the φs that copy one variable.
-    pub fn resolve(&self, mut v: Var) -> Var {
-        for _ in 0..64 {
-            match self.aliases.get(&v) {
-                Some(&u) if u != v => v = u,
-                _ => break,
-            }
-        }
-        v
+    pub fn resolve(&self, v: Var) -> Var {
+        resolve(self.aliases, v)
     }
 
     /// The single definition of `v`, through copies and such φs.
