@@ -560,6 +560,7 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<()> {
     cli::set_memory_budget(cli.max_memory);
     refract::trace::configure(cli.trace, cli.trace_ms);
+    cli::handle_termination();
     // The commands whose long work polls for a stop; the others (the
     // shell has its own handler, exports end at Ctrl-C as any program).
     if matches!(

@@ -39,9 +39,20 @@ fn interrupt(
     child: &mut std::process::Child,
     limit: Duration,
 ) -> (std::process::ExitStatus, String) {
+    signal(child, "INT", limit)
+}
+
+/// Sends the signal `name` (`INT`, `TERM`) to `child` and waits for it to
+/// end, as [`interrupt`] does.
+fn signal(
+    child: &mut std::process::Child,
+    name: &str,
+    limit: Duration,
+) -> (std::process::ExitStatus, String) {
     let sent = Instant::now();
     Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .arg(format!("-{name}"))
+        .arg(child.id().to_string())
         .status()
         .unwrap();
     let status = loop {
@@ -50,7 +61,7 @@ fn interrupt(
         }
         if sent.elapsed() > limit {
             let _ = child.kill();
-            panic!("still running {limit:?} after Ctrl-C");
+            panic!("still running {limit:?} after SIG{name}");
         }
         std::thread::sleep(Duration::from_millis(20));
     };
@@ -208,14 +219,14 @@ fn stale_staging_directories_of_killed_runs_are_removed_by_the_next_run() {
 
 /// Ctrl-C during `analyze` against the JDK: the run stops promptly and
 /// leaves neither a database nor its staging directory.
-#[test]
-fn ctrl_c_during_analyze_removes_the_staging_directory() {
-    let t = tempfile::tempdir().unwrap();
+/// Starts `refract analyze` against the JDK in `dir`, and returns once
+/// it has staged its database (`.out.db.tmp-PID`) and is working.
+fn staged_analyze(dir: &Path) -> std::process::Child {
     let mut child = refract()
         .arg("analyze")
         .arg(fixture())
         .args(["--main", "Invoke", "--jdk", "auto", "-q", "-o", "out.db"])
-        .current_dir(t.path())
+        .current_dir(dir)
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
@@ -223,7 +234,7 @@ fn ctrl_c_during_analyze_removes_the_staging_directory() {
     // into it once the class path is read).
     let start = Instant::now();
     let staged = || {
-        fs::read_dir(t.path()).unwrap().any(|e| {
+        fs::read_dir(dir).unwrap().any(|e| {
             e.unwrap()
                 .file_name()
                 .to_string_lossy()
@@ -238,13 +249,37 @@ fn ctrl_c_during_analyze_removes_the_staging_directory() {
     }
     assert!(staged(), "the run never staged its database");
     std::thread::sleep(Duration::from_millis(500));
+    child
+}
+
+/// The names in `dir`.
+fn names_in(dir: &Path) -> Vec<String> {
+    fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+#[test]
+fn ctrl_c_during_analyze_removes_the_staging_directory() {
+    let t = tempfile::tempdir().unwrap();
+    let mut child = staged_analyze(t.path());
     let (status, err) = interrupt(&mut child, Duration::from_secs(60));
     assert_eq!(status.code(), Some(1), "{err}");
     assert!(err.contains("cancelled (Ctrl-C)"), "{err}");
-    let left: Vec<String> = fs::read_dir(t.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
+    let left = names_in(t.path());
+    assert!(left.is_empty(), "{left:?}");
+}
+
+/// SIGTERM (`timeout`, `kill`) ends the run at once with 143, as a shell
+/// reports a process the signal ended, and leaves nothing behind.
+#[test]
+fn sigterm_during_analyze_removes_the_staging_directory() {
+    let t = tempfile::tempdir().unwrap();
+    let mut child = staged_analyze(t.path());
+    let (status, err) = signal(&mut child, "TERM", Duration::from_secs(10));
+    assert_eq!(status.code(), Some(143), "{err}");
+    let left = names_in(t.path());
     assert!(left.is_empty(), "{left:?}");
 }
 

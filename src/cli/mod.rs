@@ -38,3 +38,26 @@ pub fn handle_interrupts() {
         eprintln!("\ninterrupted: stopping (Ctrl-C again to quit at once)");
     });
 }
+
+/// SIGTERM and SIGHUP, for every command: the process ends at once (exit
+/// 128 + the signal, as a shell reports it), removing the database it was
+/// staging first, so that `timeout` or a closed terminal leaves nothing
+/// behind. A database being moved into place finishes its move first
+/// ([`refract::database::staged::remove_live`]).
+#[cfg(unix)]
+pub fn handle_termination() {
+    use signal_hook::consts::{SIGHUP, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            refract::database::staged::remove_live();
+            std::process::exit(128 + signal);
+        }
+    });
+}
+
+/// Termination signals keep their default action where there are none.
+#[cfg(not(unix))]
+pub fn handle_termination() {}

@@ -219,22 +219,32 @@ impl StagedDatabase {
         let dir = self.target.clone();
         let at_dest = check_destination(&dir, &[], self.force)
             .map_err(|e| io::Error::new(io::ErrorKind::AlreadyExists, e.to_string()))?;
+        // The live list stays locked while the database moves into place:
+        // a signal handler's `remove_live` then waits for the move, and
+        // never ends the process between the two renames, with the old
+        // database moved aside and the new one not yet in its place.
+        let mut live = LIVE.lock().unwrap_or_else(|p| p.into_inner());
+        let mut old = None;
         if at_dest == Destination::New {
             std::fs::rename(&self.tmp, &dir)?;
         } else {
-            let mut old = dir.clone().into_os_string();
-            old.push(format!(".old-{}", std::process::id()));
-            let old = PathBuf::from(old);
-            std::fs::rename(&dir, &old)?;
+            let mut aside = dir.clone().into_os_string();
+            aside.push(format!(".old-{}", std::process::id()));
+            let aside = PathBuf::from(aside);
+            std::fs::rename(&dir, &aside)?;
             if let Err(e) = std::fs::rename(&self.tmp, &dir) {
                 // Put the old one back: nothing is lost.
-                let _ = std::fs::rename(&old, &dir);
+                let _ = std::fs::rename(&aside, &dir);
                 return Err(e);
             }
+            old = Some(aside);
+        }
+        live.retain(|d| d != &self.tmp);
+        drop(live);
+        self.committed = true;
+        if let Some(old) = old {
             std::fs::remove_dir_all(&old)?;
         }
-        forget_live(&self.tmp);
-        self.committed = true;
         Ok(())
     }
 }
