@@ -222,6 +222,25 @@ fn strings_name_the_resources_of_the_class_path() {
     );
 }
 
+/// A concatenation known only by its package (`"r." + line`) is told
+/// apart from one whose known text says more (`"r." + kind + "er"`): at
+/// the library's own sites, which every caller shares, it names no class
+/// (`queries/reflection-infer.dl`).
+#[test]
+fn names_known_only_by_their_package_are_told_apart() {
+    let r = refract()
+        .args(["facts", &fixture("reflection"), "--jdk", "none", "-q"])
+        .args(["--dump", "partialPackage"])
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert_eq!(
+        String::from_utf8(r.stdout).unwrap(),
+        "heap\n\
+         <SpecInput: void main(java.lang.String[])>[24@L10] concat\n"
+    );
+}
+
 /// `--no-merge-tables` is an option of the facts (the heap abstraction,
 /// `src/facts/heap_abstraction.rs`): `facts` and `analyze` take it, and the
 /// database's manifest records it; the default records nothing.

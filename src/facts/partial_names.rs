@@ -96,6 +96,13 @@ fn class_fragment(text: &str) -> bool {
         .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.'))
 }
 
+/// Whether a concatenation's known text is only the package its name
+/// starts with (`"java.net." + impl`): it fits every class of the package
+/// alike, whichever the unknown part names.
+fn package_only(a: &Affixes) -> bool {
+    !a.exact && a.suffix.is_empty() && a.prefix.ends_with('.')
+}
+
 /// Whether `text` can be part of a member name.
 fn member_fragment(text: &str) -> bool {
     text.chars()
@@ -168,9 +175,12 @@ pub fn match_partial_names(b: &mut FactsBuilder) {
             let chosen = application_first(classes.fits(a));
             if chosen.len() > CLASS_BUDGET {
                 b.stats.partial_over_budget += 1;
-            } else {
+            } else if !chosen.is_empty() {
                 for t in chosen {
                     b.add(R::PartialType, &[*h, t]);
+                }
+                if package_only(a) {
+                    b.add(R::PartialPackage, &[*h]);
                 }
             }
         }
@@ -267,5 +277,23 @@ mod tests {
         assert_eq!(fits("a.Foo", "", true), vec![4]);
         // The unknown part needs room: "a.Foo" + x + "Foo" is not "a.Foo".
         assert_eq!(fits("a.Foo", "Foo", false), Vec::<u32>::new());
+    }
+
+    #[test]
+    fn a_name_known_only_by_its_package_is_told_apart() {
+        let a = |prefix: &str, suffix: &str, exact| Affixes {
+            prefix: prefix.into(),
+            suffix: suffix.into(),
+            exact,
+        };
+        assert!(package_only(&a("java.net.", "", false)));
+        assert!(!package_only(&a("java.net.", "DatagramSocketImpl", false)));
+        assert!(!package_only(&a(
+            "sun.text.resources.FormatData",
+            "",
+            false
+        )));
+        assert!(!package_only(&a("", "Impl", false)));
+        assert!(!package_only(&a("a.", "", true)));
     }
 }

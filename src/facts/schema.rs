@@ -177,6 +177,9 @@ relations! {
     PartialType => "partialType",
         [("heap", "H"), ("type", "T")],
         "a concatenation whose known prefix and suffix fit the type's name";
+    PartialPackage => "partialPackage",
+        [("heap", "H")],
+        "a concatenation known only by the package its text starts with (\"java.net.\" + impl)";
     PartialMethod => "partialMethod",
         [("heap", "H"), ("method", "M")],
         "a concatenation whose known prefix and suffix fit the method's name";
