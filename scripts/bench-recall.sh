@@ -123,8 +123,9 @@ for p in "${programs[@]}"; do
         spec=()
         [ "$v" != sound ] || spec=(--spec "$dir/trace.tsv")
         status=0
-        # On timeout, SIGINT: refract stops and removes its staged database
-        # (SIGTERM would leave it behind).
+        # On timeout, SIGINT: refract cancels the work as for Ctrl-C and
+        # removes its staged database; -k 60 kills it if it has not stopped a
+        # minute later (the next run into that directory removes what is left).
         /usr/bin/time -f '%e %M' -o "$run.time" timeout -s INT -k 60 "$limit" \
             "$bin" analyze "${cpath[@]}" --main "$main" --reflection "$v" "${spec[@]}" "${extra[@]}" \
             -o "$run.db" -q > "$run.log" 2>&1 || status=$?

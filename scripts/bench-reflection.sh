@@ -96,8 +96,9 @@ for p in "${programs[@]}"; do
             spec=(--spec "$out/$p.spec")
         fi
         set +e
-        # On timeout, SIGINT: refract stops and removes its staged database
-        # (SIGTERM would leave it behind).
+        # On timeout, SIGINT: refract cancels the work as for Ctrl-C and
+        # removes its staged database; -k 60 kills it if it has not stopped a
+        # minute later (the next run into that directory removes what is left).
         /usr/bin/time -f "%e %M" -o "$out/time" timeout -s INT -k 60 "$limit" \
             "$bin" analyze "${a[@]}" --jdk "$jdk" --reflection "$v" "${spec[@]}" "${extra[@]}" -q -o "$db" 2> "$out/$p-$v.err"
         rc=$?

@@ -69,8 +69,9 @@ for p in "${programs[@]}"; do
     mapfile -t a <<< "$args_text"
     db=$out/$p.db
     status=ok
-    # On timeout, SIGINT: refract stops and removes its staged database
-    # (SIGTERM would leave it behind).
+    # On timeout, SIGINT: refract cancels the work as for Ctrl-C and
+    # removes its staged database; -k 60 kills it if it has not stopped a
+    # minute later (the next run into that directory removes what is left).
     timeout -s INT -k 60 "$limit" /usr/bin/time -f "%e %M" -o "$out/$p.time" \
         "$bin" analyze "${a[@]}" --reflection "$variant" -o "$db" > "$out/$p.txt" 2> "$out/$p.log" || status=failed
     if [ $status = failed ]; then
