@@ -217,8 +217,6 @@ fn stale_staging_directories_of_killed_runs_are_removed_by_the_next_run() {
     assert!(lookalike.exists());
 }
 
-/// Ctrl-C during `analyze` against the JDK: the run stops promptly and
-/// leaves neither a database nor its staging directory.
 /// Starts `refract analyze` against the JDK in `dir`, and returns once
 /// it has staged its database (`.out.db.tmp-PID`) and is working.
 fn staged_analyze(dir: &Path) -> std::process::Child {
@@ -260,6 +258,8 @@ fn names_in(dir: &Path) -> Vec<String> {
         .collect()
 }
 
+/// Ctrl-C during `analyze` against the JDK: the run stops promptly and
+/// leaves neither a database nor its staging directory.
 #[test]
 fn ctrl_c_during_analyze_removes_the_staging_directory() {
     let t = tempfile::tempdir().unwrap();
