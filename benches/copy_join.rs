@@ -8,8 +8,8 @@
 use biodivine_lib_bdd::{Bdd, BddVariable};
 use refract::bdd::apply::and_exists;
 use refract::bdd::encode::relation_from_tuples;
-use refract::bdd::relprod::VarSet;
 use refract::bdd::rename::rename;
+use refract::bdd::varset::VarSet;
 use refract::database::Database;
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;

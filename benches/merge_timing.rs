@@ -29,10 +29,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     while small.size().saturating_mul(ratio) < rel.size() && cut.len() > 1 {
         small = apply::or(&small, &cut.remove(0));
     }
-    let big = cut.iter().fold(
-        refract::bdd::node_builder::mk_false(rel.num_vars()),
-        |a, b| apply::or(&a, b),
-    );
+    let big = cut
+        .iter()
+        .fold(refract::bdd::arena::mk_false(rel.num_vars()), |a, b| {
+            apply::or(&a, b)
+        });
     println!(
         "{name}: {}n = {}n + {}n",
         rel.size(),

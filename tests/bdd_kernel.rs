@@ -10,8 +10,8 @@ use biodivine_lib_bdd::{Bdd, BddVariable};
 use refract::bdd::apply;
 use refract::bdd::encode::relation_from_tuples;
 use refract::bdd::partition::partition;
-use refract::bdd::relprod::VarSet;
 use refract::bdd::rename::rename;
+use refract::bdd::varset::VarSet;
 
 /// Bits per column.
 const BITS: usize = 12;
@@ -80,7 +80,7 @@ fn partition_cuts_relations_of_thousands_of_nodes_into_disjoint_parts() {
     assert!(r.size() >= 2048, "{} nodes", r.size());
     let parts = partition(&r, 8, 2048);
     assert!(parts.len() > 1, "one part");
-    let mut union = refract::bdd::node_builder::mk_false(num_vars());
+    let mut union = refract::bdd::arena::mk_false(num_vars());
     for (i, p) in parts.iter().enumerate() {
         assert!(!p.is_false());
         for q in &parts[i + 1..] {

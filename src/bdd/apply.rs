@@ -15,9 +15,9 @@
 //! apply does not: once the low half of a quantified variable is `true`,
 //! the high half is not visited.
 
-use super::node_builder::{export_post_order, mk_false, mk_true};
-use super::relprod::VarSet;
-use super::tables::{Memo, UniqueTable};
+use super::arena::{mk_false, mk_true, Arena};
+use super::tables::Memo;
+use super::varset::VarSet;
 use biodivine_lib_bdd::{Bdd, BddNode, BddPointer, BddVariable};
 use std::borrow::Cow;
 
@@ -118,7 +118,7 @@ fn apply_on_left<F: Fn(BddPointer, BddPointer) -> Option<BddPointer>>(
         left: Left::InOutput,
         right,
         terminal,
-        out: Output::starting_from(left, hint),
+        out: Arena::starting_from(left, hint),
         memo: Memo::new(hint),
     };
     let root = job.go(root, right.root_pointer());
@@ -167,7 +167,7 @@ pub fn and_not_all(a: &Bdd, bs: &[&Bdd]) -> Bdd {
             let mut job = Subtract {
                 left: a,
                 ops,
-                out: Output::starting_from(Cow::Borrowed(a), a.size()),
+                out: Arena::starting_from(Cow::Borrowed(a), a.size()),
                 memo: Memo::new(a.size()),
             };
             let mut roots = [BddPointer::zero(); 3];
@@ -188,7 +188,7 @@ pub fn and_not_all(a: &Bdd, bs: &[&Bdd]) -> Bdd {
 struct Subtract<'a> {
     left: &'a Bdd,
     ops: [&'a Bdd; 3],
-    out: Output,
+    out: Arena,
     memo: Memo<u128>,
 }
 
@@ -221,7 +221,7 @@ impl Subtract<'_> {
         }
         let low = self.go(l0, r0);
         let high = self.go(l1, r1);
-        let p = self.out.mk(var, low, high);
+        let p = self.out.mk(var.to_index() as u16, low, high);
         self.memo.insert(k, p);
         p
     }
@@ -260,7 +260,7 @@ pub fn and_exists(a: &Bdd, b: &Bdd, quantify: &VarSet) -> Bdd {
         a,
         b,
         quantify,
-        out: Output::new(a.num_vars(), hint),
+        out: Arena::with_capacity(a.num_vars(), hint.min(INITIAL_CAPACITY)),
         memo: Memo::new(hint),
         or_memo: Memo::new(hint),
     };
@@ -295,7 +295,7 @@ fn and_exists3_within(a: &Bdd, b: &Bdd, c: &Bdd, quantify: &VarSet, key_bits: u3
         ops: [a, b, c],
         shifts: (bb + bc, bc),
         quantify,
-        out: Output::new(a.num_vars(), hint),
+        out: Arena::with_capacity(a.num_vars(), hint.min(INITIAL_CAPACITY)),
         memo: Memo::new(hint),
         or_memo: Memo::new(hint),
     };
@@ -327,70 +327,6 @@ fn cofactors(bdd: &Bdd, p: BddPointer, var: BddVariable) -> (BddPointer, BddPoin
     }
 }
 
-/// The result under construction: reduced, hash-consed nodes in
-/// post-order.
-struct Output {
-    nodes: Vec<BddNode>,
-    unique: UniqueTable,
-    /// Whether nodes may have become unreachable (an `or` of partial
-    /// results leaves its operands behind).
-    garbage: bool,
-}
-
-impl Output {
-    fn new(num_vars: u16, hint: usize) -> Self {
-        let hint = hint.min(INITIAL_CAPACITY);
-        let mut nodes = Vec::with_capacity(hint + 2);
-        nodes.push(BddNode::mk_zero(num_vars));
-        nodes.push(BddNode::mk_one(num_vars));
-        Output {
-            nodes,
-            unique: UniqueTable::new(hint),
-            garbage: false,
-        }
-    }
-
-    /// An output that starts as `left`'s own nodes, for an operation
-    /// whose result keeps those nodes wherever the other operands leave
-    /// them as they stand; `hint` is the expected number of new nodes.
-    fn starting_from(left: Cow<Bdd>, hint: usize) -> Self {
-        let nodes = left.into_owned().to_nodes();
-        let mut unique = UniqueTable::new(nodes.len() + hint);
-        for i in 2..nodes.len() {
-            unique.insert_distinct(&nodes, i);
-        }
-        Output {
-            nodes,
-            unique,
-            garbage: true,
-        }
-    }
-
-    #[inline]
-    fn var_of(&self, p: BddPointer) -> BddVariable {
-        self.nodes[p.to_index()].var
-    }
-
-    /// The reduced node `var ? high : low`; both children test later
-    /// variables.
-    #[inline]
-    fn mk(&mut self, var: BddVariable, low: BddPointer, high: BddPointer) -> BddPointer {
-        if low == high {
-            return low;
-        }
-        self.unique
-            .find_or_insert(&mut self.nodes, BddNode::mk_node(var, low, high))
-    }
-
-    /// The BDD rooted at `root`, without the nodes it does not reach.
-    fn finish(self, root: BddPointer) -> Bdd {
-        // Without garbage, everything below the last node is reachable
-        // from it.
-        let whole = !self.garbage && root.to_index() + 1 == self.nodes.len();
-        export_post_order(&self.nodes, root, whole)
-    }
-}
-
 /// Where a binary operation reads its left operand's nodes.
 enum Left<'a> {
     /// From the operand.
@@ -406,7 +342,7 @@ struct Apply<'a, F> {
     left: Left<'a>,
     right: &'a Bdd,
     terminal: F,
-    out: Output,
+    out: Arena,
     memo: Memo,
 }
 
@@ -421,7 +357,7 @@ impl<F: Fn(BddPointer, BddPointer) -> Option<BddPointer>> Apply<'_, F> {
         }
         let ln = match self.left {
             Left::Bdd(b) => BddNode::mk_node(b.var_of(l), b.low_link_of(l), b.high_link_of(l)),
-            Left::InOutput => self.out.nodes[l.to_index()],
+            Left::InOutput => self.out.node(l),
         };
         let var = ln.var.min(self.right.var_of(r));
         let (l0, l1) = if ln.var == var {
@@ -432,7 +368,7 @@ impl<F: Fn(BddPointer, BddPointer) -> Option<BddPointer>> Apply<'_, F> {
         let (r0, r1) = cofactors(self.right, r, var);
         let low = self.go(l0, r0);
         let high = self.go(l1, r1);
-        let p = self.out.mk(var, low, high);
+        let p = self.out.mk(var.to_index() as u16, low, high);
         self.memo.insert(k, p);
         p
     }
@@ -452,7 +388,7 @@ fn apply(
         terminal: |l: BddPointer, r: BddPointer| {
             op(l.as_bool(), r.as_bool()).map(BddPointer::from_bool)
         },
-        out: Output::new(left.num_vars(), hint),
+        out: Arena::with_capacity(left.num_vars(), hint.min(INITIAL_CAPACITY)),
         memo: Memo::new(hint),
     };
     let root = job.go(left.root_pointer(), right.root_pointer());
@@ -464,7 +400,7 @@ struct Product<'a> {
     a: &'a Bdd,
     b: &'a Bdd,
     quantify: &'a VarSet,
-    out: Output,
+    out: Arena,
     memo: Memo,
     /// Disjunctions of partial results, over `out`'s nodes.
     or_memo: Memo,
@@ -496,7 +432,7 @@ impl Product<'_> {
         } else {
             let low = self.product(x0, y0);
             let high = self.product(x1, y1);
-            self.out.mk(var, low, high)
+            self.out.mk(var.to_index() as u16, low, high)
         };
         self.memo.insert(k, p);
         p
@@ -509,7 +445,7 @@ struct Product3<'a> {
     /// Where the first and second node indices go in a memo key.
     shifts: (u32, u32),
     quantify: &'a VarSet,
-    out: Output,
+    out: Arena,
     memo: Memo,
     /// Disjunctions of partial results, over `out`'s nodes.
     or_memo: Memo,
@@ -549,7 +485,7 @@ impl Product3<'_> {
         } else {
             let low = self.product(lo);
             let high = self.product(hi);
-            self.out.mk(var, low, high)
+            self.out.mk(var.to_index() as u16, low, high)
         };
         self.memo.insert(k, r);
         r
@@ -557,14 +493,14 @@ impl Product3<'_> {
 }
 
 /// `p ∨ q` over the nodes of `out`, memoised in `memo`.
-fn or_over(out: &mut Output, memo: &mut Memo, p: BddPointer, q: BddPointer) -> BddPointer {
+fn or_over(out: &mut Arena, memo: &mut Memo, p: BddPointer, q: BddPointer) -> BddPointer {
     if p.is_one() || q.is_zero() || p == q {
         return p;
     }
     if q.is_one() || p.is_zero() {
         return q;
     }
-    out.garbage = true;
+    out.leave_garbage();
     let k = if p.to_index() < q.to_index() {
         key(p, q)
     } else {
@@ -574,9 +510,9 @@ fn or_over(out: &mut Output, memo: &mut Memo, p: BddPointer, q: BddPointer) -> B
         return r;
     }
     let var = out.var_of(p).min(out.var_of(q));
-    let cof = |out: &Output, x: BddPointer| {
-        let n = out.nodes[x.to_index()];
-        if n.var == var {
+    let cof = |out: &Arena, x: BddPointer| {
+        let n = out.node(x);
+        if n.var.to_index() as u16 == var {
             (n.low_link, n.high_link)
         } else {
             (x, x)

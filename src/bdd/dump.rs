@@ -3,7 +3,7 @@
 //! of reading and writing relations, so that the layers above name no
 //! node pointers.
 
-use super::node_builder::NodeBuilder;
+use super::arena::Arena;
 use crate::io::javabdd::DumpNode;
 use biodivine_lib_bdd::{Bdd, BddPointer};
 use std::collections::HashMap;
@@ -47,7 +47,7 @@ pub fn from_dump_nodes(
     nodes: &[DumpNode],
     var_map: &[Option<u16>],
 ) -> Result<Bdd, NodesError> {
-    let mut builder = NodeBuilder::new(num_vars);
+    let mut builder = Arena::new(num_vars);
     let mut ids = NodeIds::new(nodes);
     let mut root = BddPointer::zero();
     for &DumpNode { id, var, low, high } in nodes {

@@ -4,13 +4,13 @@
 //! A *block* is the list of BDD variables of one domain instance, least
 //! significant bit first (see [`super::layout::Instance::vars`]).
 
-use super::node_builder::{export_post_order, mk_false, mk_true, NodeBuilder};
+use super::arena::{export_post_order, mk_false, mk_true, Arena};
 use super::tables::MixMap;
 use biodivine_lib_bdd::{Bdd, BddNode, BddPointer, BddVariable, BddVariableSet};
 
 /// The BDD of `block == value`.
 pub fn value_bdd(num_vars: u16, block: &[BddVariable], value: u64) -> Bdd {
-    let mut b = NodeBuilder::new(num_vars);
+    let mut b = Arena::new(num_vars);
     let mut bits: Vec<(u16, bool)> = block
         .iter()
         .enumerate()
@@ -34,7 +34,7 @@ pub fn less_than_bdd(num_vars: u16, block: &[BddVariable], bound: u64) -> Bdd {
     if width < 64 && bound >= (1u64 << width) {
         return mk_true(num_vars);
     }
-    let mut b = NodeBuilder::new(num_vars);
+    let mut b = Arena::new(num_vars);
     // Bits sorted deepest first. When the most significant bit sits on top
     // (as every Layout places it), `x < bound` is built bottom-up in one
     // node per bit: `lt` means "the bits seen so far are strictly less than
@@ -150,7 +150,7 @@ fn offset_interleaved(num_vars: u16, a: &[BddVariable], b: &[BddVariable], k: u6
     if !interleaved || a.len() != b.len() {
         return None;
     }
-    let mut nb = NodeBuilder::new(num_vars);
+    let mut nb = Arena::new(num_vars);
     // below[c]: the bits below accept, given that they must carry c into
     // this bit. Below bit 0 nothing carries.
     let mut below = [BddPointer::one(), BddPointer::zero()];
@@ -450,7 +450,7 @@ impl Rows<'_> {
 /// [`build_by_levels`] is tested against.
 #[cfg(test)]
 fn build_sorted(
-    b: &mut NodeBuilder,
+    b: &mut Arena,
     vars: &[u16],
     rows: Rows,
     range: std::ops::Range<usize>,
@@ -543,7 +543,7 @@ mod tests {
             let (vars, keys, words) = bit_rows(&refs, &tuples);
             let sorted = sorted_rows(&keys, words);
             let n = sorted.len() / words;
-            let mut b = NodeBuilder::with_capacity(num_vars, n);
+            let mut b = Arena::with_capacity(num_vars, n);
             let root = build_sorted(
                 &mut b,
                 &vars,

@@ -1,9 +1,10 @@
 //! The BDD layer: relations as BDDs over blocks of variables.
 //!
 //! - [`layout`]: which BDD variable encodes which bit of which domain instance;
-//! - [`node_builder`]: a hash-consed node arena for the operations biodivine lacks;
+//! - [`arena`]: the one hash-consed node arena every operation builds its result in;
 //! - [`apply`]: and, or, and-not and the relational product, sized to their work;
 //! - [`tables`]: the computed and unique tables those operations consult;
+//! - [`varset`]: sets of variables (what a product quantifies);
 //! - [`partition`]: a relation cut into disjoint parts, for parallel joins;
 //! - [`relprod`]: relational product and projection;
 //! - [`rename`]: moving relations between domain instances;
@@ -11,14 +12,15 @@
 //! - [`dump`]: BDDs to and from the node lists of dump files.
 
 pub mod apply;
+pub mod arena;
 pub mod decode;
 pub mod dump;
 pub mod encode;
 pub mod layout;
-pub mod node_builder;
 pub mod partition;
 pub mod relprod;
 pub mod rename;
 pub(crate) mod tables;
+pub mod varset;
 
 pub use biodivine_lib_bdd::{Bdd, BddVariable};

@@ -1,7 +1,7 @@
 //! Splitting a relation into disjoint parts, so that a join driven by it
 //! can run on several threads: `∃q. (a₁ ∨ a₂) ∧ b = (∃q. a₁ ∧ b) ∨ (∃q. a₂ ∧ b)`.
 
-use super::node_builder::reachable_post_order;
+use super::arena::reachable_post_order;
 use biodivine_lib_bdd::{Bdd, BddNode, BddPointer, BddVariable};
 
 /// Splits `bdd` into at most `max_parts` disjoint, non-empty BDDs whose

@@ -2,12 +2,12 @@
 //!
 //! When the rename keeps the relative order of the BDD's support variables,
 //! it is a relabelling of nodes: linear time, no new nodes. Otherwise the
-//! BDD is rebuilt in the new order with [`NodeBuilder::ite_var`], which is
+//! BDD is rebuilt in the new order with [`Arena::ite_var`], which is
 //! correct for any injective map.
 
+use super::arena::{Arena, CollisionError};
 use super::decode::{count, for_each_tuple};
 use super::encode::from_bit_rows;
-use super::node_builder::{CollisionError, NodeBuilder};
 use biodivine_lib_bdd::{Bdd, BddPointer, BddVariable};
 use num_bigint::BigUint;
 use std::ops::ControlFlow;
@@ -92,7 +92,7 @@ fn rebuild(bdd: &Bdd, map: &[u16]) -> Result<Bdd, CollisionError> {
     if let Some(b) = rebuild_by_enumeration(bdd, map, bdd.num_vars())? {
         return Ok(b);
     }
-    let mut builder = NodeBuilder::with_capacity(bdd.num_vars(), bdd.size());
+    let mut builder = Arena::with_capacity(bdd.num_vars(), bdd.size());
     let root = builder.import_mapped(bdd, |v| map[v.to_index()])?;
     Ok(builder.export(root))
 }
@@ -175,10 +175,10 @@ pub fn preserves_order(bdd: &Bdd, map: &[u16]) -> bool {
 /// map keeps the order of the support, as adding instances does.
 pub fn relayout(bdd: &Bdd, map: &[u16], num_vars: u16) -> Result<Bdd, CollisionError> {
     if bdd.is_false() {
-        return Ok(super::node_builder::mk_false(num_vars));
+        return Ok(super::arena::mk_false(num_vars));
     }
     if bdd.is_true() {
-        return Ok(super::node_builder::mk_true(num_vars));
+        return Ok(super::arena::mk_true(num_vars));
     }
     if preserves_order(bdd, map) {
         let mut nodes = bdd.clone().to_nodes();
@@ -194,7 +194,7 @@ pub fn relayout(bdd: &Bdd, map: &[u16], num_vars: u16) -> Result<Bdd, CollisionE
     if let Some(b) = rebuild_by_enumeration(bdd, map, num_vars)? {
         return Ok(b);
     }
-    let mut builder = NodeBuilder::with_capacity(num_vars, bdd.size());
+    let mut builder = Arena::with_capacity(num_vars, bdd.size());
     let root = builder.import_mapped(bdd, |v| map[v.to_index()])?;
     Ok(builder.export(root))
 }

@@ -10,7 +10,7 @@ use super::planner::{plan_rule, AtomPlan, RulePlan, Source, Step};
 use super::program::{Program, RelId};
 use super::stratify::stratify;
 use crate::bdd::layout::Layout;
-use crate::bdd::relprod::VarSet;
+use crate::bdd::varset::VarSet;
 use crate::bdd::BddVariable;
 use std::collections::HashSet;
 use std::fmt::Write;

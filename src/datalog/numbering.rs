@@ -29,9 +29,9 @@
 use super::error::{Error, ErrorKind, Result};
 use super::program::{Literal, Rule, Term, VarId};
 use crate::bdd::apply;
+use crate::bdd::arena::mk_false;
 use crate::bdd::decode::sorted_tuples;
 use crate::bdd::encode::{less_than_bdd, offset_bdd, relation_from_tuples};
-use crate::bdd::node_builder::mk_false;
 use crate::bdd::{Bdd, BddVariable};
 use std::collections::HashMap;
 

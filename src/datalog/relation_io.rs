@@ -8,9 +8,9 @@
 use super::error::{Error, ErrorKind, Result};
 use super::program::RelId;
 use super::solver::Solver;
+use crate::bdd::arena::{mk_false, mk_true};
 use crate::bdd::dump::{dump_nodes, from_dump_nodes, NodesError};
 use crate::bdd::encode::{interval_bdd, range_bdd, relation_from_tuples};
-use crate::bdd::node_builder::{mk_false, mk_true};
 use crate::bdd::Bdd;
 use crate::io::compact;
 use crate::io::javabdd::{self, BddDump};

@@ -27,7 +27,7 @@ mod order;
 
 use super::program::{Literal, Program, RelId, VarId};
 use crate::bdd::layout::{InstanceId, Layout};
-use crate::bdd::relprod::VarSet;
+use crate::bdd::varset::VarSet;
 use crate::bdd::{Bdd, BddVariable};
 use normalize::var_of;
 use std::collections::HashSet;

@@ -18,7 +18,7 @@
 
 use super::{accumulate, record_rule, Prepared, Solver};
 use crate::bdd::apply;
-use crate::bdd::node_builder::mk_false;
+use crate::bdd::arena::mk_false;
 use crate::bdd::partition::partition;
 use crate::bdd::Bdd;
 use crate::datalog::error::Result;

@@ -1,22 +1,32 @@
-//! A hash-consed node arena for building BDDs node by node.
+//! The one node arena every BDD operation builds its result in.
 //!
 //! biodivine-lib-bdd keeps every [`Bdd`] as its own array of nodes, with no
-//! shared node table. That suits the apply operations it offers; the
-//! operations it lacks (reordering a BDD into another variable order,
-//! building a BDD from sorted tuples, non-monotone renames) want to create
-//! nodes one at a time with sharing. [`NodeBuilder`] is that: a unique table
-//! over a growing node array, plus import from and export to [`Bdd`].
+//! shared node table. An operation here builds its result in an [`Arena`]:
+//! reduced, hash-consed nodes appended in post-order (children before
+//! parents, the terminals first), which is the order biodivine stores a
+//! [`Bdd`] in, so the result is handed over by one copy of the array
+//! ([`Bdd::from_nodes`] takes a slice). The apply operations
+//! ([`super::apply`]) create nodes with [`Arena::mk`]; reordering a BDD
+//! into another variable order, building a BDD from sorted tuples and
+//! non-monotone renames use [`Arena::ite_var`], which places a variable
+//! below children that test earlier ones.
 
-use super::tables::UniqueTable;
+use super::tables::{Memo, UniqueTable};
 use biodivine_lib_bdd::{Bdd, BddNode, BddPointer, BddVariable};
-use fxhash::FxHashMap;
+use std::borrow::Cow;
 
 /// A growing array of reduced, shared BDD nodes over `num_vars` variables.
-pub struct NodeBuilder {
+pub struct Arena {
     num_vars: u16,
     nodes: Vec<BddNode>,
     unique: UniqueTable,
-    ite_memo: FxHashMap<(u16, u32, u32), BddPointer>,
+    /// The computed table of [`Arena::ite_var`], keyed by the variable and
+    /// both children; made on its first use.
+    ite_memo: Option<Memo<u128>>,
+    /// Whether nodes may have become unreachable from the result (an `or`
+    /// of partial results leaves its operands behind, and an arena that
+    /// starts as an operand's nodes replaces some of them).
+    garbage: bool,
 }
 
 /// Raised when a variable map sends a variable onto one that is still below it.
@@ -24,10 +34,10 @@ pub struct NodeBuilder {
 #[error("variable {0} cannot be placed: the map is not injective on the BDD's support")]
 pub struct CollisionError(pub u16);
 
-impl NodeBuilder {
+impl Arena {
     /// An empty arena (holding just the two terminals).
     pub fn new(num_vars: u16) -> Self {
-        NodeBuilder::with_capacity(num_vars, 0)
+        Arena::with_capacity(num_vars, 0)
     }
 
     /// An empty arena with room for about `nodes` nodes before its unique
@@ -36,17 +46,51 @@ impl NodeBuilder {
         let mut arena = Vec::with_capacity(nodes + 2);
         arena.push(BddNode::mk_zero(num_vars));
         arena.push(BddNode::mk_one(num_vars));
-        NodeBuilder {
+        Arena {
             num_vars,
             nodes: arena,
             unique: UniqueTable::new(nodes),
-            ite_memo: FxHashMap::default(),
+            ite_memo: None,
+            garbage: false,
+        }
+    }
+
+    /// An arena that starts as `bdd`'s own nodes, for an operation whose
+    /// result keeps them wherever its other operands leave them as they
+    /// stand; `hint` is the expected number of new nodes. An owned `bdd`
+    /// lends its node array.
+    pub fn starting_from(bdd: Cow<Bdd>, hint: usize) -> Self {
+        let num_vars = bdd.num_vars();
+        let nodes = bdd.into_owned().to_nodes();
+        let mut unique = UniqueTable::new(nodes.len() + hint);
+        for i in 2..nodes.len() {
+            unique.insert_distinct(&nodes, i);
+        }
+        Arena {
+            num_vars,
+            nodes,
+            unique,
+            ite_memo: None,
+            garbage: true,
         }
     }
 
     /// The number of BDD variables.
     pub fn num_vars(&self) -> u16 {
         self.num_vars
+    }
+
+    /// Node `p` as it is stored.
+    #[inline]
+    pub fn node(&self, p: BddPointer) -> BddNode {
+        self.nodes[p.to_index()]
+    }
+
+    /// Notes that nodes may have become unreachable from the result, so
+    /// that [`Arena::finish`] drops them.
+    #[inline]
+    pub fn leave_garbage(&mut self) {
+        self.garbage = true;
     }
 
     /// The variable a node tests (`num_vars` for terminals).
@@ -97,9 +141,9 @@ impl NodeBuilder {
         if var == lv || var == hv {
             return Err(CollisionError(var));
         }
-        let key = (var, low.to_index() as u32, high.to_index() as u32);
-        if let Some(p) = self.ite_memo.get(&key) {
-            return Ok(*p);
+        let key = (var as u128) << 64 | (low.to_index() as u128) << 32 | high.to_index() as u128;
+        if let Some(p) = self.ite_memo.as_ref().and_then(|m| m.get(key)) {
+            return Ok(p);
         }
         let top = lv.min(hv);
         let (l0, l1) = self.cofactors(low, top);
@@ -107,7 +151,9 @@ impl NodeBuilder {
         let r0 = self.ite_var(var, l0, h0)?;
         let r1 = self.ite_var(var, l1, h1)?;
         let r = self.mk(top, r0, r1);
-        self.ite_memo.insert(key, r);
+        self.ite_memo
+            .get_or_insert_with(|| Memo::new(self.nodes.len()))
+            .insert(key, r);
         Ok(r)
     }
 
@@ -153,6 +199,16 @@ impl NodeBuilder {
     /// Extracts the BDD rooted at `root` as a standalone [`Bdd`].
     pub fn export(&self, root: BddPointer) -> Bdd {
         export_post_order(&self.nodes, root, false)
+    }
+
+    /// The BDD rooted at `root`, the arena given up: without the nodes
+    /// `root` does not reach, which are found only where the arena may
+    /// hold garbage.
+    pub fn finish(self, root: BddPointer) -> Bdd {
+        // Without garbage, everything below the last node is reachable
+        // from it.
+        let whole = !self.garbage && root.to_index() + 1 == self.nodes.len();
+        export_post_order(&self.nodes, root, whole)
     }
 
     /// Extracts the BDD rooted at `root`, the last node made, when every
@@ -240,7 +296,7 @@ mod tests {
     fn import_export_round_trip() {
         let vars = BddVariableSet::new_anonymous(4);
         let f = vars.eval_expression_string("(x_0 & x_2) | !x_3");
-        let mut b = NodeBuilder::new(4);
+        let mut b = Arena::new(4);
         let r = b.import(&f);
         assert_eq!(b.export(r), f);
     }
@@ -250,7 +306,7 @@ mod tests {
         let vars = BddVariableSet::new_anonymous(4);
         let f = vars.eval_expression_string("(x_0 & !x_1) | (x_2 & x_3)");
         let expected = vars.eval_expression_string("(x_3 & !x_2) | (x_1 & x_0)");
-        let mut b = NodeBuilder::new(4);
+        let mut b = Arena::new(4);
         let r = b.import_mapped(&f, |v| 3 - v.to_index() as u16).unwrap();
         assert_eq!(b.export(r), expected);
     }
