@@ -6,10 +6,10 @@
 //! their callees).
 //! `cargo bench --bench copy_join -- DB [EVERY_KTH]`
 use biodivine_lib_bdd::{Bdd, BddVariable};
-use refract::bdd::apply::and_exists;
-use refract::bdd::encode::relation_from_tuples;
-use refract::bdd::rename::rename;
-use refract::bdd::varset::VarSet;
+use refract::bdd::and_exists;
+use refract::bdd::relation_from_tuples;
+use refract::bdd::rename;
+use refract::bdd::VarSet;
 use refract::database::Database;
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
@@ -35,7 +35,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .filter(|t| t[0] % every == 3)
         .collect();
     let pick = relation_from_tuples(nv, &[&v0], &vars);
-    let frontier = refract::bdd::apply::and(&vp, &pick);
+    let frontier = refract::bdd::and(&vp, &pick);
     println!(
         "vP {}n, frontier {}n, assignCall {}n, A {}n",
         vp.size(),

@@ -1,13 +1,13 @@
 //! Times merging a small set of new tuples into a large relation, as each
 //! semi-naive iteration does: `vP` of a solved database cut into parts,
-//! the last part merged into the union of the others, by `apply::or`
+//! the last part merged into the union of the others, by `bdd::or`
 //! (which merges into the large operand) and by biodivine's `or`; and the
 //! last part checked against the others and against the whole relation
-//! by `apply::and_not` and by biodivine's.
+//! by `bdd::and_not` and by biodivine's.
 //! `cargo bench --bench merge_timing -- DB [RELATION] [PARTS]
 //! [RATIO]` (the small side grows to 1/RATIO of the relation).
-use refract::bdd::apply;
-use refract::bdd::partition::partition;
+use refract::bdd;
+use refract::bdd::partition;
 use refract::database::Database;
 use std::time::Instant;
 
@@ -27,12 +27,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     cut.sort_by_key(|p| p.size());
     let mut small = cut.remove(0);
     while small.size().saturating_mul(ratio) < rel.size() && cut.len() > 1 {
-        small = apply::or(&small, &cut.remove(0));
+        small = bdd::or(&small, &cut.remove(0));
     }
     let big = cut
         .iter()
-        .fold(refract::bdd::arena::mk_false(rel.num_vars()), |a, b| {
-            apply::or(&a, b)
+        .fold(refract::bdd::mk_false(rel.num_vars()), |a, b| {
+            bdd::or(&a, b)
         });
     println!(
         "{name}: {}n = {}n + {}n",
@@ -44,28 +44,28 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         // New tuples checked against what is known: none known, all known.
         for (label, known) in [("new", &big), ("known", &rel)] {
             let t = Instant::now();
-            let ours = apply::and_not(&small, known);
+            let ours = bdd::and_not(&small, known);
             let ours_t = t.elapsed();
             let t = Instant::now();
             let theirs = small.and_not(known);
             let theirs_t = t.elapsed();
             assert!(ours.xor(&theirs).is_false());
             println!(
-                "apply::and_not ({label}) {:.1} ms, biodivine {:.1} ms ({}n)",
+                "bdd::and_not ({label}) {:.1} ms, biodivine {:.1} ms ({}n)",
                 ours_t.as_secs_f64() * 1e3,
                 theirs_t.as_secs_f64() * 1e3,
                 ours.size()
             );
         }
         let t = Instant::now();
-        let ours = apply::or(&big, &small);
+        let ours = bdd::or(&big, &small);
         let ours_t = t.elapsed();
         let t = Instant::now();
         let theirs = big.or(&small);
         let theirs_t = t.elapsed();
         assert!(ours.xor(&theirs).is_false());
         println!(
-            "apply::or {:.1} ms, biodivine {:.1} ms ({}n)",
+            "bdd::or {:.1} ms, biodivine {:.1} ms ({}n)",
             ours_t.as_secs_f64() * 1e3,
             theirs_t.as_secs_f64() * 1e3,
             ours.size()

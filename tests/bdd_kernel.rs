@@ -7,11 +7,11 @@
 //! again from its tuples.
 
 use biodivine_lib_bdd::{Bdd, BddVariable};
-use refract::bdd::apply;
-use refract::bdd::encode::relation_from_tuples;
-use refract::bdd::partition::partition;
-use refract::bdd::rename::rename;
-use refract::bdd::varset::VarSet;
+use refract::bdd;
+use refract::bdd::partition;
+use refract::bdd::relation_from_tuples;
+use refract::bdd::rename;
+use refract::bdd::VarSet;
 
 /// Bits per column.
 const BITS: usize = 12;
@@ -80,7 +80,7 @@ fn partition_cuts_relations_of_thousands_of_nodes_into_disjoint_parts() {
     assert!(r.size() >= 2048, "{} nodes", r.size());
     let parts = partition(&r, 8, 2048);
     assert!(parts.len() > 1, "one part");
-    let mut union = refract::bdd::arena::mk_false(num_vars());
+    let mut union = refract::bdd::mk_false(num_vars());
     for (i, p) in parts.iter().enumerate() {
         assert!(!p.is_false());
         for q in &parts[i + 1..] {
@@ -146,13 +146,13 @@ fn products_agree_with_the_reference_when_tables_grow_from_a_small_start() {
     let (a, _) = random_relation(3, &[0, 1], 30_000, 1 << BITS);
     let (b, _) = random_relation(4, &[1, 2], 60, 1 << BITS);
     let q = vars(1);
-    let ours = apply::and_exists(&a, &b, &VarSet::of(num_vars(), q.iter().copied()));
+    let ours = bdd::and_exists(&a, &b, &VarSet::of(num_vars(), q.iter().copied()));
     let reference = a.and(&b).exists(&q);
     assert!(!reference.is_false());
     assert!(same(&ours, &reference));
-    assert!(same(&apply::and(&a, &b), &a.and(&b)));
-    assert!(same(&apply::or(&a, &b), &a.or(&b)));
-    assert!(same(&apply::and_not(&a, &b), &a.and_not(&b)));
+    assert!(same(&bdd::and(&a, &b), &a.and(&b)));
+    assert!(same(&bdd::or(&a, &b), &a.or(&b)));
+    assert!(same(&bdd::and_not(&a, &b), &a.and_not(&b)));
 }
 
 #[test]
@@ -164,7 +164,7 @@ fn the_fused_join_with_a_filter_agrees_with_join_then_filter() {
     let (filter, _) = random_relation(7, &[0, 2], 200_000, 1 << BITS);
     let q = vars(1);
     let set = VarSet::of(num_vars(), q.iter().copied());
-    let fused = apply::and_exists3(&assign, &vp, &filter, &set).expect("fits the memo keys");
+    let fused = bdd::and_exists3(&assign, &vp, &filter, &set).expect("fits the memo keys");
     let reference = assign.and(&vp).exists(&q).and(&filter);
     assert!(same(&fused, &reference));
     assert!(!fused.is_false());

@@ -6,7 +6,7 @@
 mod common;
 
 use common::naive;
-use refract::bdd::decode::sorted_tuples;
+use refract::bdd::sorted_tuples;
 use refract::datalog::parser::parse_str;
 use refract::datalog::resolve::resolve;
 use refract::datalog::solver::Solver;

@@ -2,7 +2,7 @@
 
 mod common;
 
-use refract::bdd::decode::sorted_tuples;
+use refract::bdd::sorted_tuples;
 use refract::datalog::parser::parse_file;
 use refract::datalog::resolve::resolve;
 use refract::datalog::solver::Solver;

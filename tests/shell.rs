@@ -1147,7 +1147,7 @@ fn shell_exports_saves_loads_and_times() {
 fn a_database_reads_back_exactly_what_the_analysis_computed() {
     use refract::analysis::driver::{analyze, AnalysisOptions};
     use refract::analysis::Variant;
-    use refract::bdd::decode::sorted_tuples;
+    use refract::bdd::sorted_tuples;
     use refract::classpath::ClassPath;
     use refract::database::manifest::ManifestBuilder;
 

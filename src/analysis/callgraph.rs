@@ -16,7 +16,7 @@
 //! Lines follow the ids: callers in class-path order, sites in bytecode
 //! order.
 
-use crate::bdd::decode::for_each_tuple;
+use crate::bdd::for_each_tuple;
 use crate::export::relation::json_string;
 use crate::session::{Session, SessionError};
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};

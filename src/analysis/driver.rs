@@ -4,7 +4,7 @@
 
 use super::spec;
 use super::variant::Variant;
-use crate::bdd::encode::relation_from_tuples;
+use crate::bdd::relation_from_tuples;
 use crate::classfile::model::access;
 use crate::database::manifest::ManifestBuilder;
 use crate::database::staged::StagedDatabase;

@@ -268,6 +268,16 @@ pub fn and_exists(a: &Bdd, b: &Bdd, quantify: &VarSet) -> Bdd {
     job.out.finish(root)
 }
 
+/// `∃ quantify. a ∧ b`: the join of two relations with the columns in
+/// `quantify` projected away in the same pass, without materialising
+/// `a ∧ b` ([`and_exists`]; a plain [`and`] where nothing is quantified).
+pub fn relprod(a: &Bdd, b: &Bdd, quantify: &VarSet) -> Bdd {
+    if quantify.is_empty() {
+        return and(a, b);
+    }
+    and_exists(a, b, quantify)
+}
+
 /// `∃ quantify. a ∧ b ∧ c`, in one pass, or `None` where the operands are
 /// too large for the pass's memo keys (three node indices in 64 bits).
 ///
@@ -693,5 +703,18 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn relprod_joins_and_projects() {
+        let vars = BddVariableSet::new_anonymous(3);
+        let a = vars.eval_expression_string("x_0 & x_1");
+        let b = vars.eval_expression_string("x_1 <=> x_2");
+        let q = VarSet::of(3, [BddVariable::from_index(1)]);
+        assert_eq!(
+            relprod(&a, &b, &q),
+            vars.eval_expression_string("x_0 & x_2")
+        );
+        assert_eq!(exists(&a, &q), vars.eval_expression_string("x_0"));
     }
 }

@@ -213,7 +213,7 @@ impl Arena {
 
     /// Extracts the BDD rooted at `root`, the last node made, when every
     /// node made is reachable from it (as when each node made becomes a
-    /// child of the next level's node, as in [`super::encode`]): the arena
+    /// child of the next level's node, as in the encoder): the arena
     /// is then the result as it stands.
     pub fn export_whole(&self, root: BddPointer) -> Bdd {
         let whole = root.to_index() + 1 == self.nodes.len();

@@ -12,10 +12,10 @@
 pub mod manifest;
 pub mod staged;
 
-use crate::bdd::apply;
-use crate::bdd::decode::sorted_tuples;
-use crate::bdd::encode::relation_from_tuples;
-use crate::bdd::rename::relayout;
+use crate::bdd;
+use crate::bdd::relation_from_tuples;
+use crate::bdd::relayout;
+use crate::bdd::sorted_tuples;
 use crate::bdd::Bdd;
 use crate::datalog::parser::parse_file;
 use crate::datalog::program::{Program, RelId};
@@ -452,7 +452,7 @@ impl Database {
             return Ok(Vec::new());
         };
         let keys: Vec<[u64; 1]> = keys.iter().map(|&k| [k]).collect();
-        let selected = apply::and(
+        let selected = bdd::and(
             &self.solver.rels[rel],
             &relation_from_tuples(self.solver.layout.num_vars(), &[block], &keys),
         );

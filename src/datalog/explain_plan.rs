@@ -9,9 +9,9 @@
 use super::planner::{plan_rule, AtomPlan, RulePlan, Source, Step};
 use super::program::{Program, RelId};
 use super::stratify::stratify;
-use crate::bdd::layout::Layout;
-use crate::bdd::varset::VarSet;
 use crate::bdd::BddVariable;
+use crate::bdd::Layout;
+use crate::bdd::VarSet;
 use std::collections::HashSet;
 use std::fmt::Write;
 

@@ -28,10 +28,10 @@
 
 use super::error::{Error, ErrorKind, Result};
 use super::program::{Literal, Rule, Term, VarId};
-use crate::bdd::apply;
-use crate::bdd::arena::mk_false;
-use crate::bdd::decode::sorted_tuples;
-use crate::bdd::encode::{less_than_bdd, offset_bdd, relation_from_tuples};
+use crate::bdd;
+use crate::bdd::mk_false;
+use crate::bdd::sorted_tuples;
+use crate::bdd::{less_than_bdd, offset_bdd, relation_from_tuples};
 use crate::bdd::{Bdd, BddVariable};
 use std::collections::HashMap;
 
@@ -256,7 +256,7 @@ fn head_relation(
             let (n, k) = (n as u64, k as u64);
             let map = less_than_bdd(nv, head[2], n).and(&offset_bdd(nv, head[2], head[3], k));
             let ends = relation_from_tuples(nv, &[head[0], head[1]], &pairs);
-            apply::and(&ends, &map)
+            bdd::and(&ends, &map)
         })
         .collect();
     union_all(pieces, nv)
@@ -270,7 +270,7 @@ fn union_all(mut bdds: Vec<Bdd>, nv: u16) -> Bdd {
         let mut it = bdds.into_iter();
         while let Some(a) = it.next() {
             next.push(match it.next() {
-                Some(b) => apply::or(&a, &b),
+                Some(b) => bdd::or(&a, &b),
                 None => a,
             });
         }

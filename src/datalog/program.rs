@@ -2,7 +2,7 @@
 
 use super::ast::CmpOp;
 use super::error::Loc;
-use crate::bdd::layout::{DomainId, OrderGroup};
+use crate::bdd::{DomainId, OrderGroup};
 use crate::io::map::NameMap;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -41,10 +41,7 @@ impl Attribute {
     /// The block of BDD variables that holds this attribute in `layout`.
     /// The solver allocates every declared attribute's instance before
     /// anything is planned or read, so a missing one is a bug.
-    pub fn instance_in(
-        &self,
-        layout: &crate::bdd::layout::Layout,
-    ) -> crate::bdd::layout::InstanceId {
+    pub fn instance_in(&self, layout: &crate::bdd::Layout) -> crate::bdd::InstanceId {
         layout
             .find_instance(self.domain, self.instance)
             .expect("every attribute's domain instance is allocated")

@@ -8,10 +8,10 @@
 use super::error::{Error, ErrorKind, Result};
 use super::program::RelId;
 use super::solver::Solver;
-use crate::bdd::arena::{mk_false, mk_true};
-use crate::bdd::dump::{dump_nodes, from_dump_nodes, NodesError};
-use crate::bdd::encode::{interval_bdd, range_bdd, relation_from_tuples};
 use crate::bdd::Bdd;
+use crate::bdd::{dump_nodes, from_dump_nodes, NodesError};
+use crate::bdd::{interval_bdd, range_bdd, relation_from_tuples};
+use crate::bdd::{mk_false, mk_true};
 use crate::io::compact;
 use crate::io::javabdd::{self, BddDump};
 use crate::io::map::NameMap;
@@ -432,7 +432,7 @@ impl Solver {
     }
 
     /// Writes `bddinfo`: one domain name per instance, in file order
-    /// (see [`crate::bdd::layout::Layout::file_order`]).
+    /// (see [`crate::bdd::Layout::file_order`]).
     pub fn write_bddinfo(&self, path: &Path) -> Result<()> {
         let mut text = String::new();
         for id in self.layout.file_order() {
@@ -497,7 +497,7 @@ impl Solver {
     }
 
     fn sorted_rows(&self, rel: RelId) -> Vec<Vec<u64>> {
-        crate::bdd::decode::sorted_tuples(&self.rels[rel], &self.blocks(rel))
+        crate::bdd::sorted_tuples(&self.rels[rel], &self.blocks(rel))
     }
 
     /// Writes one relation as a bddbddb `.tuples` file.
@@ -578,13 +578,13 @@ impl Solver {
     }
 
     /// Prints a relation's tuples as TSV with names, streamed (see
-    /// [`crate::bdd::decode::for_each_row`]; names are looked up row by
+    /// [`crate::bdd::for_each_row`]; names are looked up row by
     /// row).
     fn print_rows(&self, rel: RelId, out: &mut dyn Write) -> std::io::Result<()> {
         let maps = self.attr_maps(rel);
         let mut out = std::io::BufWriter::new(out);
-        let small = self.count(rel) <= num_bigint::BigUint::from(crate::bdd::decode::SORT_LIMIT);
-        crate::bdd::decode::for_each_row(
+        let small = self.count(rel) <= num_bigint::BigUint::from(crate::bdd::SORT_LIMIT);
+        crate::bdd::for_each_row(
             &self.rels[rel],
             &self.blocks(rel),
             small,

@@ -10,7 +10,7 @@ use super::error::{Error, ErrorKind, Loc, Result};
 use super::parser::ParsedProgram;
 use super::program::*;
 use super::quote::{bounded, did_you_mean};
-use crate::bdd::layout::{parse_var_order, DomainId};
+use crate::bdd::{parse_var_order, DomainId};
 use crate::io::map::NameMap;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;

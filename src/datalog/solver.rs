@@ -27,13 +27,13 @@ use super::observer::{Growth, IterationEnd, Observer, RuleTotal, StepEnd, StepKi
 use super::planner::{plan_rule, RulePlan, Source, Step};
 use super::program::{Literal, Program, RelId};
 use super::stratify::{stratify, Stratum};
-use crate::bdd::apply;
-use crate::bdd::arena::{mk_false, mk_true};
-use crate::bdd::decode::{count, node_count};
-use crate::bdd::layout::{DomainSpec, Layout, LayoutBuilder};
-use crate::bdd::relprod::{exists, relprod};
-use crate::bdd::rename::{rename, rename_owned};
+use crate::bdd;
+use crate::bdd::{count, node_count};
+use crate::bdd::{exists, relprod};
+use crate::bdd::{mk_false, mk_true};
+use crate::bdd::{rename, rename_owned};
 use crate::bdd::{Bdd, BddVariable};
+use crate::bdd::{DomainSpec, Layout, LayoutBuilder};
 use num_bigint::BigUint;
 use rayon::prelude::*;
 use saturation::saturating_rules;
@@ -263,7 +263,7 @@ impl Solver {
                 .map_err(|why| self.interrupted(why, &group))??;
                 for (plans, _, results) in outs {
                     for (rel, r) in self.collect_exits(&plans, results) {
-                        self.rels[rel] = apply::or(&self.rels[rel], &r);
+                        self.rels[rel] = bdd::or(&self.rels[rel], &r);
                     }
                     self.stats.iterations.push(1);
                 }
@@ -486,7 +486,7 @@ impl Solver {
                 );
             }
             record_rule(&mut self.stats, ri, &r, dt);
-            self.rels[rel] = apply::or(&self.rels[rel], &r);
+            self.rels[rel] = bdd::or(&self.rels[rel], &r);
         }
         Ok(())
     }
@@ -521,7 +521,7 @@ impl Solver {
         let mut fresh = self.collect_exits(&plans, results);
         if !stratum.recursive {
             for (rel, r) in fresh {
-                self.rels[rel] = apply::or(&self.rels[rel], &r);
+                self.rels[rel] = bdd::or(&self.rels[rel], &r);
             }
             self.apply_numbering(stratum)?;
             return Ok(1);
@@ -530,7 +530,7 @@ impl Solver {
         let mut versions: HashMap<RelId, Versions> = HashMap::new();
         for &rel in &stratum.relations {
             if let Some(r) = fresh.remove(&rel) {
-                self.rels[rel] = apply::or(&self.rels[rel], &r);
+                self.rels[rel] = bdd::or(&self.rels[rel], &r);
             }
             let first = Versions {
                 old: mk_false(nv),
@@ -563,7 +563,7 @@ impl Solver {
             // full = full ∪ new.
             let merge_start = Instant::now();
             let mut new: HashMap<RelId, Bdd> = (found.into_par_iter())
-                .map(|(rel, f)| (rel, apply::and_not(&f, &self.rels[rel])))
+                .map(|(rel, f)| (rel, bdd::and_not(&f, &self.rels[rel])))
                 .collect();
             let saturate_start = Instant::now();
             let inner = self.saturate(&plans, &statics, &saturating, &mut new)?;
@@ -573,7 +573,7 @@ impl Solver {
                 .map(|&rel| {
                     let full = &self.rels[rel];
                     match new.get(&rel) {
-                        Some(n) if !n.is_false() => (rel, n.clone(), apply::or(full, n)),
+                        Some(n) if !n.is_false() => (rel, n.clone(), bdd::or(full, n)),
                         _ => (rel, mk_false(nv), full.clone()),
                     }
                 })
@@ -824,8 +824,8 @@ impl Solver {
                     fused = with_next;
                     r
                 }
-                Step::AndNot(n) => apply::and_not(&result, &statics.negs[*n]),
-                Step::And(c) => apply::and(&result, &p.cmps[*c].bdd),
+                Step::AndNot(n) => bdd::and_not(&result, &statics.negs[*n]),
+                Step::And(c) => bdd::and(&result, &p.cmps[*c].bdd),
                 Step::Exists(q) => exists(&result, q),
             };
             if self.steps_wanted {
@@ -861,7 +861,7 @@ impl Solver {
             )
         })?;
         if let Some(extra) = &p.head.extra {
-            out = apply::and(&out, extra);
+            out = bdd::and(&out, extra);
         }
         Ok(out)
     }
@@ -964,7 +964,7 @@ fn join_step<'a>(
         }) if quantify.is_empty() && !result.is_true() => Some(operand_of(*factor, *source)?),
         _ => None,
     };
-    if let Some(r) = filter.and_then(|c| apply::and_exists3(result, operand, c, quantify)) {
+    if let Some(r) = filter.and_then(|c| bdd::and_exists3(result, operand, c, quantify)) {
         return Ok((r, true));
     }
     let r = if result.is_true() {
@@ -1009,13 +1009,13 @@ impl Versions {
 }
 
 /// Adds `r` to what `acc` holds for `rel`: the larger operand's nodes
-/// start the union (see [`apply::or_owned`]).
+/// start the union (see [`bdd::or_owned`]).
 fn accumulate(acc: &mut HashMap<RelId, Bdd>, rel: RelId, r: Bdd) {
     if r.is_false() {
         return;
     }
     let merged = match acc.remove(&rel) {
-        Some(a) => apply::or_owned(a, r),
+        Some(a) => bdd::or_owned(a, r),
         None => r,
     };
     acc.insert(rel, merged);

@@ -3,7 +3,7 @@
 //! attribute name). Elements print as their names from the domain's map,
 //! or as numbers where the domain has none. Tuples come in BDD order.
 
-use crate::bdd::decode::for_each_tuple;
+use crate::bdd::for_each_tuple;
 use crate::datalog::program::RelId;
 use crate::datalog::solver::Solver;
 use std::io::{self, Write};

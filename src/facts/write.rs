@@ -8,7 +8,7 @@
 
 use super::extract::FactsBuilder;
 use super::schema::{DOMAINS, RELATIONS};
-use crate::bdd::layout::bits_for;
+use crate::bdd::bits_for;
 use crate::database::manifest::ManifestBuilder;
 use crate::database::staged::StagedDatabase;
 use crate::io::text_file::TextWriter;

@@ -8,7 +8,7 @@
 //! subgoals in the layout their relations declare.
 
 use super::super::program::{Atom, Literal, Program, RelId, Rule, Term, VarId};
-use crate::bdd::layout::{InstanceId, Layout};
+use crate::bdd::{InstanceId, Layout};
 use std::collections::HashSet;
 
 /// The homes of a rule's variables (`None` for unused ones) and what

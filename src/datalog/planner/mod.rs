@@ -26,9 +26,9 @@ mod normalize;
 mod order;
 
 use super::program::{Literal, Program, RelId, VarId};
-use crate::bdd::layout::{InstanceId, Layout};
-use crate::bdd::varset::VarSet;
+use crate::bdd::VarSet;
 use crate::bdd::{Bdd, BddVariable};
+use crate::bdd::{InstanceId, Layout};
 use normalize::var_of;
 use std::collections::HashSet;
 

@@ -5,7 +5,7 @@
 //! (relational product).
 
 use super::{AtomPlan, CmpPlan, Factor, Source, Step, Variant};
-use crate::bdd::varset::VarSet;
+use crate::bdd::VarSet;
 use crate::datalog::program::VarId;
 use std::collections::HashSet;
 

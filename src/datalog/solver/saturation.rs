@@ -17,9 +17,9 @@
 //! as delta in the next iteration, so the fixpoint is the same.
 
 use super::{accumulate, record_rule, Prepared, Solver};
-use crate::bdd::apply;
-use crate::bdd::arena::mk_false;
-use crate::bdd::partition::partition;
+use crate::bdd;
+use crate::bdd::mk_false;
+use crate::bdd::partition;
 use crate::bdd::Bdd;
 use crate::datalog::error::Result;
 use crate::datalog::observer::{SaturationEnd, StepEnd, StepKind};
@@ -260,7 +260,7 @@ impl Solver {
             known.recent.get(&head),
         ];
         let seen: Vec<&Bdd> = seen.into_iter().flatten().collect();
-        let r = apply::and_not_all(&r, &seen);
+        let r = bdd::and_not_all(&r, &seen);
         if self.steps_wanted {
             self.report_other(p.rule, "dedupe", td.elapsed());
         }
@@ -311,7 +311,7 @@ impl Solver {
                     time: t.elapsed(),
                 });
             }
-            acc = apply::or(&acc, &r);
+            acc = bdd::or(&acc, &r);
         }
         Ok(acc)
     }
@@ -408,12 +408,12 @@ impl<'a> Saturation<'a> {
             .into_par_iter()
             .map(|(rel, x, recent, base)| {
                 let r = match recent {
-                    Some(r) => apply::or_into(r, x),
+                    Some(r) => bdd::or_into(r, x),
                     None => x.clone(),
                 };
                 if r.size() * 4 > base.as_ref().map_or(0, Bdd::size) {
                     let merged = match base {
-                        Some(b) => apply::or_into(b, &r),
+                        Some(b) => bdd::or_into(b, &r),
                         None => r,
                     };
                     (rel, mk_false(num_vars), Some(merged), true)
@@ -449,7 +449,7 @@ fn next_frontier(
     }
     (parts.into_par_iter())
         .filter_map(|(rel, parts)| {
-            let union = parts.into_par_iter().reduce_with(apply::or_owned)?;
+            let union = parts.into_par_iter().reduce_with(bdd::or_owned)?;
             Some((rel, union))
         })
         .collect()

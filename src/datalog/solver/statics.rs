@@ -16,7 +16,7 @@
 //! (bench/RESULTS.md, "Static subgoals prepared once").
 
 use super::Solver;
-use crate::bdd::apply;
+use crate::bdd;
 use crate::bdd::Bdd;
 use crate::datalog::error::Result;
 use crate::datalog::planner::{AtomPlan, RulePlan};
@@ -150,13 +150,13 @@ impl Solver {
             }
             let mut b = Bdd::clone(&shared);
             if let Some(r) = &f.extra_range {
-                b = apply::and(&b, r);
+                b = bdd::and(&b, r);
             }
             for &c in &f.cmps {
-                b = apply::and(&b, &p.cmps[c].bdd);
+                b = bdd::and(&b, &p.cmps[c].bdd);
             }
             for &n in &f.negs {
-                b = apply::and_not(&b, &negs[n]);
+                b = bdd::and_not(&b, &negs[n]);
             }
             factors.push(Some(Arc::new(b)));
         }
