@@ -121,6 +121,37 @@ fn whole_jdk_loads_without_failures() {
         count(&|h| h.starts_with(unit) && h.ends_with("] new java.util.concurrent.TimeUnit")),
         7
     );
+    // Names known only by their package or by their end, which `infer`
+    // does not read at the library's own sites: InetAddress.loadImpl's
+    // `"java.net." + impl`, and ResourceBundle's computed `pkg + ".spi." +
+    // name + "Provider"`, which fits javac's, JShell's and JVMCI's
+    // providers among the 169 classes whose names end so.
+    let load_impl =
+        "<java.net.InetAddress: java.net.InetAddressImpl loadImpl(java.lang.String)>[32@L1713] concat";
+    let provider_type = "<java.util.ResourceBundle: java.lang.Class getResourceBundleProviderType(java.lang.String,java.lang.ClassLoader)>[70@L1898] concat";
+    let package_only = named_tuples(&f.builder, "partialPackage");
+    let suffix_only = named_tuples(&f.builder, "partialSuffix");
+    assert!(package_only.iter().any(|h| h == load_impl));
+    assert!(!suffix_only.iter().any(|h| h == load_impl));
+    assert!(suffix_only.iter().any(|h| h == provider_type));
+    assert!(!package_only.iter().any(|h| h == provider_type));
+    let provider_fits = named_tuples(&f.builder, "partialType")
+        .into_iter()
+        .filter(|t| t.starts_with(&format!("{provider_type}\t")))
+        .map(|t| t[provider_type.len() + 1..].to_string())
+        .collect::<Vec<_>>();
+    for want in [
+        "java.util.spi.ToolProvider",
+        "com.sun.tools.javac.platform.PlatformProvider",
+        "jdk.jshell.spi.ExecutionControlProvider",
+    ] {
+        assert!(
+            provider_fits.iter().any(|t| t == want),
+            "{want} not among {} fits",
+            provider_fits.len()
+        );
+    }
+    assert!(provider_fits.iter().all(|t| t.ends_with("Provider")));
     let exceptions = count(&|h| h.starts_with("<exception "));
     let strings = count(&|h| h.starts_with('"'));
     eprintln!(

@@ -103,6 +103,14 @@ fn package_only(a: &Affixes) -> bool {
     !a.exact && a.suffix.is_empty() && a.prefix.ends_with('.')
 }
 
+/// Whether a concatenation's known text is only how its name ends, within
+/// a simple name (`name + "Provider"`): it fits classes of every package
+/// alike. A known end that is a whole simple name (`pkg +
+/// ".BreakIteratorInfo"`, `pkg + "$Handler"`) names one class a package.
+fn suffix_only(a: &Affixes) -> bool {
+    !a.exact && a.prefix.is_empty() && !a.suffix.starts_with(['.', '$'])
+}
+
 /// Whether `text` can be part of a member name.
 fn member_fragment(text: &str) -> bool {
     text.chars()
@@ -181,6 +189,9 @@ pub fn match_partial_names(b: &mut FactsBuilder) {
                 }
                 if package_only(a) {
                     b.add(R::PartialPackage, &[*h]);
+                }
+                if suffix_only(a) {
+                    b.add(R::PartialSuffix, &[*h]);
                 }
             }
         }
@@ -295,5 +306,20 @@ mod tests {
         )));
         assert!(!package_only(&a("", "Impl", false)));
         assert!(!package_only(&a("a.", "", true)));
+    }
+
+    #[test]
+    fn a_name_known_only_by_its_end_is_told_apart() {
+        let a = |prefix: &str, suffix: &str, exact| Affixes {
+            prefix: prefix.into(),
+            suffix: suffix.into(),
+            exact,
+        };
+        assert!(suffix_only(&a("", "Provider", false)));
+        assert!(!suffix_only(&a("", ".BreakIteratorInfo", false)));
+        assert!(!suffix_only(&a("", "$Handler", false)));
+        assert!(!suffix_only(&a("java.security.", "Spi", false)));
+        assert!(!suffix_only(&a("java.net.", "", false)));
+        assert!(!suffix_only(&a("", "", true)));
     }
 }

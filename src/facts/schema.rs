@@ -180,6 +180,9 @@ relations! {
     PartialPackage => "partialPackage",
         [("heap", "H")],
         "a concatenation known only by the package its text starts with (\"java.net.\" + impl)";
+    PartialSuffix => "partialSuffix",
+        [("heap", "H")],
+        "a concatenation known only by how its text ends, within a simple name (name + \"Provider\")";
     PartialMethod => "partialMethod",
         [("heap", "H"), ("method", "M")],
         "a concatenation whose known prefix and suffix fit the method's name";
