@@ -6,10 +6,7 @@
 //! their callees).
 //! `cargo bench --bench copy_join -- DB [EVERY_KTH]`
 use biodivine_lib_bdd::{Bdd, BddVariable};
-use refract::bdd::and_exists;
-use refract::bdd::relation_from_tuples;
-use refract::bdd::rename;
-use refract::bdd::VarSet;
+use refract::bdd::{and_exists, relation_from_tuples, rename, VarSet};
 use refract::database::Database;
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;

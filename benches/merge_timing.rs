@@ -6,8 +6,7 @@
 //! by `bdd::and_not` and by biodivine's.
 //! `cargo bench --bench merge_timing -- DB [RELATION] [PARTS]
 //! [RATIO]` (the small side grows to 1/RATIO of the relation).
-use refract::bdd;
-use refract::bdd::partition;
+use refract::bdd::{self, partition};
 use refract::database::Database;
 use std::time::Instant;
 

@@ -7,11 +7,7 @@
 //! again from its tuples.
 
 use biodivine_lib_bdd::{Bdd, BddVariable};
-use refract::bdd;
-use refract::bdd::partition;
-use refract::bdd::relation_from_tuples;
-use refract::bdd::rename;
-use refract::bdd::VarSet;
+use refract::bdd::{self, partition, relation_from_tuples, rename, VarSet};
 
 /// Bits per column.
 const BITS: usize = 12;

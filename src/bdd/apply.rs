@@ -24,6 +24,12 @@ use std::borrow::Cow;
 /// Tables start at most this large; they grow on demand.
 const INITIAL_CAPACITY: usize = 1 << 20;
 
+/// The arena of a result expected to take about `hint` nodes: its tables
+/// start at most [`INITIAL_CAPACITY`] large and grow on demand.
+fn output(num_vars: u16, hint: usize) -> Arena {
+    Arena::with_capacity(num_vars, hint.min(INITIAL_CAPACITY))
+}
+
 /// `a ∧ b`.
 pub fn and(a: &Bdd, b: &Bdd) -> Bdd {
     if a.is_false() || b.is_true() {
@@ -260,7 +266,7 @@ pub fn and_exists(a: &Bdd, b: &Bdd, quantify: &VarSet) -> Bdd {
         a,
         b,
         quantify,
-        out: Arena::with_capacity(a.num_vars(), hint.min(INITIAL_CAPACITY)),
+        out: output(a.num_vars(), hint),
         memo: Memo::new(hint),
         or_memo: Memo::new(hint),
     };
@@ -305,7 +311,7 @@ fn and_exists3_within(a: &Bdd, b: &Bdd, c: &Bdd, quantify: &VarSet, key_bits: u3
         ops: [a, b, c],
         shifts: (bb + bc, bc),
         quantify,
-        out: Arena::with_capacity(a.num_vars(), hint.min(INITIAL_CAPACITY)),
+        out: output(a.num_vars(), hint),
         memo: Memo::new(hint),
         or_memo: Memo::new(hint),
     };
@@ -398,7 +404,7 @@ fn apply(
         terminal: |l: BddPointer, r: BddPointer| {
             op(l.as_bool(), r.as_bool()).map(BddPointer::from_bool)
         },
-        out: Arena::with_capacity(left.num_vars(), hint.min(INITIAL_CAPACITY)),
+        out: output(left.num_vars(), hint),
         memo: Memo::new(hint),
     };
     let root = job.go(left.root_pointer(), right.root_pointer());
@@ -521,9 +527,8 @@ fn or_over(out: &mut Arena, memo: &mut Memo, p: BddPointer, q: BddPointer) -> Bd
     }
     let var = out.var_of(p).min(out.var_of(q));
     let cof = |out: &Arena, x: BddPointer| {
-        let n = out.node(x);
-        if n.var.to_index() as u16 == var {
-            (n.low_link, n.high_link)
+        if out.var_of(x) == var {
+            (out.low(x), out.high(x))
         } else {
             (x, x)
         }

@@ -18,7 +18,6 @@ use std::borrow::Cow;
 
 /// A growing array of reduced, shared BDD nodes over `num_vars` variables.
 pub struct Arena {
-    num_vars: u16,
     nodes: Vec<BddNode>,
     unique: UniqueTable,
     /// The computed table of [`Arena::ite_var`], keyed by the variable and
@@ -51,7 +50,6 @@ impl Arena {
         arena.push(BddNode::mk_zero(num_vars));
         arena.push(BddNode::mk_one(num_vars));
         Arena {
-            num_vars,
             nodes: arena,
             unique: UniqueTable::new(nodes),
             ite_memo: FxHashMap::default(),
@@ -64,24 +62,17 @@ impl Arena {
     /// stand; `hint` is the expected number of new nodes. An owned `bdd`
     /// lends its node array.
     pub fn starting_from(bdd: Cow<Bdd>, hint: usize) -> Self {
-        let num_vars = bdd.num_vars();
         let nodes = bdd.into_owned().to_nodes();
         let mut unique = UniqueTable::new(nodes.len() + hint);
         for i in 2..nodes.len() {
             unique.insert_distinct(&nodes, i);
         }
         Arena {
-            num_vars,
             nodes,
             unique,
             ite_memo: FxHashMap::default(),
             garbage: true,
         }
-    }
-
-    /// The number of BDD variables.
-    pub fn num_vars(&self) -> u16 {
-        self.num_vars
     }
 
     /// Node `p` as it is stored.
@@ -192,12 +183,6 @@ impl Arena {
         Ok(translated[bdd.size() - 1])
     }
 
-    /// Copies a [`Bdd`] into the arena unchanged.
-    pub fn import(&mut self, bdd: &Bdd) -> BddPointer {
-        self.import_mapped(bdd, |v| v.to_index() as u16)
-            .expect("the identity map never collides")
-    }
-
     /// Extracts the BDD rooted at `root` as a standalone [`Bdd`].
     pub fn export(&self, root: BddPointer) -> Bdd {
         export_post_order(&self.nodes, root, false)
@@ -210,15 +195,6 @@ impl Arena {
         // Without garbage, everything below the last node is reachable
         // from it.
         let whole = !self.garbage && root.to_index() + 1 == self.nodes.len();
-        export_post_order(&self.nodes, root, whole)
-    }
-
-    /// Extracts the BDD rooted at `root`, the last node made, when every
-    /// node made is reachable from it (as when each node made becomes a
-    /// child of the next level's node, as in the encoder): the arena
-    /// is then the result as it stands.
-    pub fn export_whole(&self, root: BddPointer) -> Bdd {
-        let whole = root.to_index() + 1 == self.nodes.len();
         export_post_order(&self.nodes, root, whole)
     }
 }
@@ -299,7 +275,7 @@ mod tests {
         let vars = BddVariableSet::new_anonymous(4);
         let f = vars.eval_expression_string("(x_0 & x_2) | !x_3");
         let mut b = Arena::new(4);
-        let r = b.import(&f);
+        let r = b.import_mapped(&f, |v| v.to_index() as u16).unwrap();
         assert_eq!(b.export(r), f);
     }
 

@@ -42,7 +42,7 @@ mod varset;
 pub use apply::{
     and, and_exists, and_exists3, and_not, and_not_all, exists, or, or_into, or_owned, relprod,
 };
-pub use arena::{mk_false, mk_true, Arena, CollisionError};
+pub use arena::{mk_false, mk_true, CollisionError};
 pub use biodivine_lib_bdd::{Bdd, BddVariable};
 pub use decode::{count, for_each_row, for_each_tuple, node_count, sorted_tuples, SORT_LIMIT};
 pub use dump::{dump_nodes, from_dump_nodes, NodesError};

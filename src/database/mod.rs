@@ -12,11 +12,7 @@
 pub mod manifest;
 pub mod staged;
 
-use crate::bdd;
-use crate::bdd::relation_from_tuples;
-use crate::bdd::relayout;
-use crate::bdd::sorted_tuples;
-use crate::bdd::Bdd;
+use crate::bdd::{self, relation_from_tuples, relayout, sorted_tuples, Bdd};
 use crate::datalog::parser::parse_file;
 use crate::datalog::program::{Program, RelId};
 use crate::datalog::resolve::resolve;

@@ -9,9 +9,7 @@
 use super::planner::{plan_rule, AtomPlan, RulePlan, Source, Step};
 use super::program::{Program, RelId};
 use super::stratify::stratify;
-use crate::bdd::BddVariable;
-use crate::bdd::Layout;
-use crate::bdd::VarSet;
+use crate::bdd::{BddVariable, Layout, VarSet};
 use std::collections::HashSet;
 use std::fmt::Write;
 

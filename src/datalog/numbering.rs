@@ -28,11 +28,10 @@
 
 use super::error::{Error, ErrorKind, Result};
 use super::program::{Literal, Rule, Term, VarId};
-use crate::bdd;
-use crate::bdd::mk_false;
-use crate::bdd::sorted_tuples;
-use crate::bdd::{less_than_bdd, offset_bdd, relation_from_tuples};
-use crate::bdd::{Bdd, BddVariable};
+use crate::bdd::{
+    self, less_than_bdd, mk_false, offset_bdd, relation_from_tuples, sorted_tuples, Bdd,
+    BddVariable,
+};
 use std::collections::HashMap;
 
 /// The numbering of the paths of a graph from its roots.

@@ -8,10 +8,10 @@
 use super::error::{Error, ErrorKind, Result};
 use super::program::RelId;
 use super::solver::Solver;
-use crate::bdd::Bdd;
-use crate::bdd::{dump_nodes, from_dump_nodes, NodesError};
-use crate::bdd::{interval_bdd, range_bdd, relation_from_tuples};
-use crate::bdd::{mk_false, mk_true};
+use crate::bdd::{
+    dump_nodes, from_dump_nodes, interval_bdd, mk_false, mk_true, range_bdd, relation_from_tuples,
+    Bdd, NodesError,
+};
 use crate::io::compact;
 use crate::io::javabdd::{self, BddDump};
 use crate::io::map::NameMap;

@@ -27,13 +27,10 @@ use super::observer::{Growth, IterationEnd, Observer, RuleTotal, StepEnd, StepKi
 use super::planner::{plan_rule, RulePlan, Source, Step};
 use super::program::{Literal, Program, RelId};
 use super::stratify::{stratify, Stratum};
-use crate::bdd;
-use crate::bdd::{count, node_count};
-use crate::bdd::{exists, relprod};
-use crate::bdd::{mk_false, mk_true};
-use crate::bdd::{rename, rename_owned};
-use crate::bdd::{Bdd, BddVariable};
-use crate::bdd::{DomainSpec, Layout, LayoutBuilder};
+use crate::bdd::{
+    self, count, exists, mk_false, mk_true, node_count, relprod, rename, rename_owned, Bdd,
+    BddVariable, DomainSpec, Layout, LayoutBuilder,
+};
 use num_bigint::BigUint;
 use rayon::prelude::*;
 use saturation::saturating_rules;

@@ -269,13 +269,19 @@ mod tests {
         )
     }
 
-    fn fits(prefix: &str, suffix: &str, exact: bool) -> Vec<u32> {
-        let a = Affixes {
+    /// A concatenation's known text.
+    fn a(prefix: &str, suffix: &str, exact: bool) -> Affixes {
+        Affixes {
             prefix: prefix.into(),
             suffix: suffix.into(),
             exact,
-        };
-        let mut out: Vec<u32> = index().fits(&a).into_iter().copied().collect();
+        }
+    }
+
+    fn fits(prefix: &str, suffix: &str, exact: bool) -> Vec<u32> {
+        let mut out: Vec<u32> = (index().fits(&a(prefix, suffix, exact)).into_iter())
+            .copied()
+            .collect();
         out.sort_unstable();
         out
     }
@@ -292,11 +298,6 @@ mod tests {
 
     #[test]
     fn a_name_known_only_by_its_package_is_told_apart() {
-        let a = |prefix: &str, suffix: &str, exact| Affixes {
-            prefix: prefix.into(),
-            suffix: suffix.into(),
-            exact,
-        };
         assert!(package_only(&a("java.net.", "", false)));
         assert!(!package_only(&a("java.net.", "DatagramSocketImpl", false)));
         assert!(!package_only(&a(
@@ -310,11 +311,6 @@ mod tests {
 
     #[test]
     fn a_name_known_only_by_its_end_is_told_apart() {
-        let a = |prefix: &str, suffix: &str, exact| Affixes {
-            prefix: prefix.into(),
-            suffix: suffix.into(),
-            exact,
-        };
         assert!(suffix_only(&a("", "Provider", false)));
         assert!(!suffix_only(&a("", ".BreakIteratorInfo", false)));
         assert!(!suffix_only(&a("", "$Handler", false)));

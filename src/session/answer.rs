@@ -1,8 +1,7 @@
 //! Answers: the tuples of a query or relation with names from the maps,
 //! cut at a row limit, and rendered as a table.
 
-use crate::bdd::{for_each_row, SORT_LIMIT};
-use crate::bdd::{Bdd, BddVariable};
+use crate::bdd::{for_each_row, Bdd, BddVariable, SORT_LIMIT};
 use crate::datalog::program::RelId;
 use crate::datalog::solver::Solver;
 use crate::io::map::NameMap;

@@ -8,11 +8,10 @@
 use super::super::ast::CmpOp;
 use super::super::program::{Atom, Program, RelId, Rule, Term, VarId};
 use super::{AtomPlan, CmpPlan, Factor, HeadPlan};
-use crate::bdd::VarSet;
-use crate::bdd::{equal_bdd, less_bdd, less_than_bdd, range_bdd, value_bdd};
-use crate::bdd::{mk_false, mk_true};
-use crate::bdd::{Bdd, BddVariable};
-use crate::bdd::{InstanceId, Layout};
+use crate::bdd::{
+    equal_bdd, less_bdd, less_than_bdd, mk_false, mk_true, range_bdd, value_bdd, Bdd, BddVariable,
+    InstanceId, Layout, VarSet,
+};
 use std::collections::HashSet;
 
 /// The BDD variables of a used variable's home.

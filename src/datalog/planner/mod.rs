@@ -26,9 +26,7 @@ mod normalize;
 mod order;
 
 use super::program::{Literal, Program, RelId, VarId};
-use crate::bdd::VarSet;
-use crate::bdd::{Bdd, BddVariable};
-use crate::bdd::{InstanceId, Layout};
+use crate::bdd::{Bdd, BddVariable, InstanceId, Layout, VarSet};
 use normalize::var_of;
 use std::collections::HashSet;
 

@@ -17,10 +17,7 @@
 //! as delta in the next iteration, so the fixpoint is the same.
 
 use super::{accumulate, record_rule, Prepared, Solver};
-use crate::bdd;
-use crate::bdd::mk_false;
-use crate::bdd::partition;
-use crate::bdd::Bdd;
+use crate::bdd::{self, mk_false, partition, Bdd};
 use crate::datalog::error::Result;
 use crate::datalog::observer::{SaturationEnd, StepEnd, StepKind};
 use crate::datalog::planner::{RulePlan, Source, Step};

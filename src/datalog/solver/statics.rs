@@ -16,8 +16,7 @@
 //! (bench/RESULTS.md, "Static subgoals prepared once").
 
 use super::Solver;
-use crate::bdd;
-use crate::bdd::Bdd;
+use crate::bdd::{self, Bdd};
 use crate::datalog::error::Result;
 use crate::datalog::planner::{AtomPlan, RulePlan};
 use crate::datalog::program::RelId;
