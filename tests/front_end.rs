@@ -593,6 +593,52 @@ fn a_test_of_a_members_name_gives_it_a_filtered_variable_inside_the_branch() {
         rows(&f, "filterModifier", main),
         [format!("{modifier}\tstatic")]
     );
+    // Types: `m.getReturnType() == void.class` and `params[0] ==
+    // String.class` (if_acmpne, each after the count of parameters),
+    // `String.class.equals(f.getType())` and `String.class.equals(
+    // c.getParameterTypes()[0])` (Class.equals).
+    let main = "<Signatures: void main(java.lang.String[])>";
+    let l = |at: &str| format!("{main}/l5@{at}");
+    let filter = |at: &str, what: &str| format!("{main}[{at}] {what}");
+    let returns_void = filter("54@L63", "type void");
+    let handler = filter("63@L63", "parameter 0 java.lang.String");
+    let text = filter("122@L68", "type java.lang.String");
+    let from_text = filter("188@L73", "parameter 0 java.lang.String");
+    assert_eq!(
+        rows(&f, "memberFilter", main),
+        [
+            format!("{}\t{}\t{text}", l("110|122"), l("110")),
+            format!(
+                "{}\t{}\t{}",
+                l("165|173"),
+                l("165"),
+                filter("173@L73", "parameters 1")
+            ),
+            format!("{}\t{}\t{from_text}", l("165|188"), l("165|173")),
+            format!(
+                "{}\t{}\t{}",
+                l("30|43"),
+                l("30"),
+                filter("43@L63", "parameters 1")
+            ),
+            format!("{}\t{}\t{returns_void}", l("30|54"), l("30|43")),
+            format!("{}\t{}\t{handler}", l("30|63"), l("30|54")),
+        ]
+    );
+    assert_eq!(
+        rows(&f, "filterType", main),
+        [
+            format!("{text}\tjava.lang.String"),
+            format!("{returns_void}\tvoid"),
+        ]
+    );
+    assert_eq!(
+        rows(&f, "filterParameter", main),
+        [
+            format!("{from_text}\t0\tjava.lang.String"),
+            format!("{handler}\t0\tjava.lang.String"),
+        ]
+    );
 }
 
 #[test]

@@ -114,6 +114,7 @@ pub mod op {
     pub const IFLE: u8 = 0x9e;
     pub const IF_ICMPEQ: u8 = 0x9f;
     pub const IF_ICMPNE: u8 = 0xa0;
+    pub const IF_ACMPEQ: u8 = 0xa5;
     pub const IF_ACMPNE: u8 = 0xa6;
     pub const GOTO: u8 = 0xa7;
     pub const JSR: u8 = 0xa8;

@@ -908,7 +908,7 @@ impl FactsBuilder {
                 let f = self.field_ref(field);
                 self.add(R::S, &[GLOBAL_VAR, f, g(*src)]);
             }
-            Stmt::ArrayLoad { dst, base } => self.add(R::L, &[g(*base), ARRAY_FIELD, g(*dst)]),
+            Stmt::ArrayLoad { dst, base, .. } => self.add(R::L, &[g(*base), ARRAY_FIELD, g(*dst)]),
             Stmt::ArrayStore { base, src, .. } => self.add(R::S, &[g(*base), ARRAY_FIELD, g(*src)]),
             Stmt::Invoke(inv) => self.emit_call_in(body, inv),
             Stmt::Concat { bci, dst, parts } => {
@@ -970,6 +970,16 @@ impl FactsBuilder {
                             let n = (*n).min(MAX_PARAMETERS);
                             self.max_z = self.max_z.max(n);
                             self.add(R::FilterArity, &[h, n]);
+                        }
+                        Passes::Type(t) => {
+                            let t = self.types.intern(t);
+                            self.add(R::FilterType, &[h, t]);
+                        }
+                        Passes::Parameter(k, t) => {
+                            let k = (*k).min(MAX_PARAMETERS);
+                            self.max_z = self.max_z.max(k);
+                            let t = self.types.intern(t);
+                            self.add(R::FilterParameter, &[h, k, t]);
                         }
                     }
                 }
@@ -2031,6 +2041,8 @@ fn describe_passes(passes: &Passes) -> String {
         Passes::Annotated(t) => format!("annotated {t}"),
         Passes::Modifier(m) => format!("modifier {m}"),
         Passes::Arity(n) => format!("parameters {n}"),
+        Passes::Type(t) => format!("type {t}"),
+        Passes::Parameter(k, t) => format!("parameter {k} {t}"),
     }
 }
 

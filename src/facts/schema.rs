@@ -371,6 +371,12 @@ relations! {
     FilterArity => "filterArity",
         [("filter", "H"), ("count", "Z")],
         "the member filter lets through the methods and constructors with that many parameters";
+    FilterType => "filterType",
+        [("filter", "H"), ("type", "T")],
+        "the member filter lets through the methods with that return type and the fields of that type";
+    FilterParameter => "filterParameter",
+        [("filter", "H"), ("num", "Z"), ("type", "T")],
+        "the member filter lets through the methods and constructors whose parameter at that index has that type";
     LocaleVariant => "localeVariant",
         [("base", "T"), ("variant", "T")],
         "the variant's name is the base's, `_` and a locale (a resource bundle's name for that locale)";

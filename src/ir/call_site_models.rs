@@ -53,6 +53,7 @@ pub fn answer_at_call_sites(ir: &mut MethodIr) {
         ir.stmts.push(Stmt::ArrayLoad {
             dst: elem,
             base: src,
+            index: None,
         });
         ir.stmts.push(Stmt::ArrayStore {
             base: dst,
@@ -99,7 +100,11 @@ mod tests {
         assert_eq!(
             ir.stmts[1..],
             [
-                Stmt::ArrayLoad { dst: elem, base: a },
+                Stmt::ArrayLoad {
+                    dst: elem,
+                    base: a,
+                    index: None
+                },
                 Stmt::ArrayStore {
                     base: b,
                     index: None,

@@ -533,6 +533,7 @@ impl Answer<'_> {
         self.push(Stmt::ArrayLoad {
             dst: e,
             base: self.recv,
+            index: None,
         });
         self.elements = Some(e);
         e
@@ -660,7 +661,11 @@ fn answer(ir: &mut MethodIr, call: &Invoke, stores: bool) {
             a.store(arg, e);
             if stores {
                 let t = a.var("arg", "java.lang.Object");
-                a.push(Stmt::ArrayLoad { dst: t, base: arg });
+                a.push(Stmt::ArrayLoad {
+                    dst: t,
+                    base: arg,
+                    index: None,
+                });
                 a.store(recv, t);
             }
             array_args.push(arg);
@@ -815,7 +820,7 @@ mod tests {
                 )
             },
         );
-        let Stmt::ArrayLoad { dst: e, base } = added[0] else {
+        let Stmt::ArrayLoad { dst: e, base, .. } = added[0] else {
             panic!("{added:?}")
         };
         assert_eq!(base, v[0]);

@@ -392,7 +392,9 @@ struct PendingMemberTest {
 ///   it did) right after a call that tests a member;
 /// - `if_icmpne` (continue when equal) or `if_icmpeq` (jump when equal)
 ///   comparing a count of parameters with a constant, or `ifne`/`ifeq`
-///   right after `getParameterCount()` (a count of 0).
+///   right after `getParameterCount()` (a count of 0);
+/// - `if_acmpne` (continue when the same) or `if_acmpeq` (jump when the
+///   same) comparing a member's type with a class constant.
 ///
 /// `known` holds the statements translated so far, the block's from
 /// `first`; `st` is the state before the block's last instruction.
@@ -449,6 +451,13 @@ fn member_test(
             };
             let t = member_tests::arity_test(known, count, n)?;
             (if last.op == op::IF_ICMPEQ { jump } else { next }, t)
+        }
+        op::IF_ACMPEQ | op::IF_ACMPNE => {
+            let [.., Val::Ref(a), Val::Ref(b)] = st.stack[..] else {
+                return None;
+            };
+            let t = member_tests::type_test(known, a, b)?;
+            (if last.op == op::IF_ACMPEQ { jump } else { next }, t)
         }
         _ => return None,
     };
@@ -1399,7 +1408,7 @@ impl Translator<'_> {
     fn array_load(&mut self, st: &mut State, insn: &Insn) -> StepResult {
         let pc = insn.pc;
         let o = insn.op;
-        let _index = self.pop(st, insn)?;
+        let index = self.pop(st, insn)?.int_const();
         let arr = self.pop(st, insn)?;
         let v = match o {
             op::LALOAD => Val::Long,
@@ -1412,7 +1421,7 @@ impl Translator<'_> {
                     .unwrap_or_else(|| "java.lang.Object".to_string());
                 let dst = self.var(format!("s@{pc}"), &ty);
                 if let Some(base) = arr.var() {
-                    self.push_stmt(Stmt::ArrayLoad { dst, base });
+                    self.push_stmt(Stmt::ArrayLoad { dst, base, index });
                 }
                 Val::Ref(dst)
             }

@@ -19,7 +19,14 @@
 //! - `Modifier.isPublic` (`isStatic`, `isFinal`, ...) of the result of
 //!   `getModifiers()` on a `Method` or a `Field`, called just before.
 //!
-//! A block that ends with `if_icmpeq`/`if_icmpne` comparing a constant
+//! - `equals` between a class constant (`String.class`, `Void.TYPE`) and
+//!   what `getReturnType()` of a `Method`, `getType()` of a `Field`, or
+//!   an element of `getParameterTypes()` at a constant index returned
+//!   ([`type_test`]).
+//!
+//! A block that ends with `if_acmpeq`/`if_acmpne` comparing those two
+//! tests the same (`m.getReturnType() == void.class`). A block that ends
+//! with `if_icmpeq`/`if_icmpne` comparing a constant
 //! with `getParameterCount()`, or with the length of what
 //! `getParameterTypes()` returned, of a `Method` or a `Constructor`
 //! (`ifeq`/`ifne` where the constant is 0) tests its number of
@@ -43,6 +50,7 @@
 //! enter (`"add".equals(name) || "addConfigured".equals(name)`) lets
 //! through what passes any of them ([`MemberTest::or`]).
 
+use super::parameter_types::primitive_of_wrapper;
 use super::{Invoke, Stmt, Var};
 use fxhash::FxHashMap;
 
@@ -124,6 +132,12 @@ pub enum Passes {
     Modifier(&'static str),
     /// This many parameters (a method or a constructor).
     Arity(u32),
+    /// This return type (a method) or type (a field), by binary name
+    /// (`void`, `int`, `java.lang.String`).
+    Type(String),
+    /// This type of the parameter at this index (a method or a
+    /// constructor; 0 the first), by binary name.
+    Parameter(u32, String),
 }
 
 /// A test of a member.
@@ -198,6 +212,9 @@ pub fn member_test(
     let (class, name, desc) = (t.class.as_str(), t.name.as_str(), t.desc.as_str());
     match (class, name, desc) {
         ("java.lang.String", _, _) => name_test(known, call),
+        ("java.lang.Class" | "java.lang.Object", "equals", "(Ljava/lang/Object;)Z") => {
+            type_test(known, call.receiver?, (*call.args.first()?)?)
+        }
         (_, "isAnnotationPresent", "(Ljava/lang/Class;)Z") => {
             let member_class = member_class(class)?;
             let annotation = match known.definition((*call.args.first()?)?)? {
@@ -274,6 +291,65 @@ pub fn pure_query_of<'a>(known: &'a Known, v: Var, member: Var) -> Option<&'a In
                 && PURE_QUERIES.contains(&(inv.target.name.as_str(), inv.target.desc.as_str())) =>
         {
             Some(inv)
+        }
+        _ => None,
+    }
+}
+
+/// The member variable and the test, when `a` and `b` (the operands of
+/// `equals` or of `if_acmpeq`, in either order) are a class constant and
+/// a member's type: a method's return type (`getReturnType()`), a
+/// field's type (`getType()`), or a parameter's type (an element of
+/// `getParameterTypes()` at a constant index). The member is given
+/// resolved.
+pub fn type_test(known: &Known, a: Var, b: Var) -> Option<(Var, MemberTest)> {
+    let (ty, typed) = match (class_constant(known, a), class_constant(known, b)) {
+        (Some(ty), None) => (ty, b),
+        (None, Some(ty)) => (ty, a),
+        _ => return None,
+    };
+    // The member that `v` is the answer of `name` for, and its class.
+    let asked = |v: Var, name: &str| match known.definition(v)? {
+        Stmt::Invoke(inv) if inv.target.name == name && inv.target.desc.starts_with("()") => {
+            Some((
+                known.resolve(inv.receiver?),
+                member_class(&inv.target.class)?,
+            ))
+        }
+        _ => None,
+    };
+    let (member, class, passes) = match known.definition(typed)? {
+        Stmt::ArrayLoad {
+            base,
+            index: Some(k),
+            ..
+        } => {
+            let (member, class) = asked(*base, "getParameterTypes")?;
+            let k = u32::try_from(*k).ok()?;
+            (member, class, Passes::Parameter(k, ty))
+        }
+        Stmt::Invoke(inv) => {
+            let name = inv.target.name.as_str();
+            let (member, class) = asked(typed, name)?;
+            match (name, class) {
+                ("getReturnType", "java.lang.reflect.Method")
+                | ("getType", "java.lang.reflect.Field") => (member, class, Passes::Type(ty)),
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    Some((member, MemberTest::new(class, passes)))
+}
+
+/// The type whose `Class` object `v` holds, when a constant gives it:
+/// `String.class` (`ldc`), or a wrapper's `TYPE` (`void.class` and
+/// `int.class` compile to `Void.TYPE` and `Integer.TYPE`).
+fn class_constant(known: &Known, v: Var) -> Option<String> {
+    match known.definition(v)? {
+        Stmt::ClassConst { ty, .. } => Some(ty.clone()),
+        Stmt::StaticLoad { field, .. } if field.name == "TYPE" => {
+            primitive_of_wrapper(&field.class).map(str::to_string)
         }
         _ => None,
     }
@@ -533,6 +609,72 @@ mod tests {
         assert_eq!(arity_test(&known, Count::Call(&other), 1), None);
         let field = call(FIELD, "getParameterCount", "()I", 0, vec![]);
         assert_eq!(arity_test(&known, Count::Call(&field), 1), None);
+    }
+
+    #[test]
+    fn a_type_compared_with_a_class_constant_narrows_by_return_field_or_parameter_type() {
+        const CTOR: &str = "java.lang.reflect.Constructor";
+        let void = MemberRef {
+            class: "java.lang.Void".into(),
+            name: "TYPE".into(),
+            desc: "Ljava/lang/Class;".into(),
+            interface: false,
+        };
+        let types = "()[Ljava/lang/Class;";
+        let mut returns = call(METHOD, "getReturnType", "()Ljava/lang/Class;", 0, vec![]);
+        returns.result = Some(1);
+        let mut field_type = call(FIELD, "getType", "()Ljava/lang/Class;", 5, vec![]);
+        field_type.result = Some(6);
+        let mut params = call(CTOR, "getParameterTypes", types, 7, vec![]);
+        params.result = Some(8);
+        let element = |dst, index| Stmt::ArrayLoad {
+            dst,
+            base: 8,
+            index,
+        };
+        let stmts = vec![
+            Stmt::Invoke(returns),
+            Stmt::StaticLoad {
+                dst: 2,
+                field: void,
+            },
+            Stmt::ClassConst {
+                dst: 3,
+                ty: "java.lang.String".into(),
+            },
+            Stmt::Invoke(field_type),
+            Stmt::Invoke(params),
+            element(9, Some(1)),
+            element(10, None),
+        ];
+        let aliases = FxHashMap::default();
+        let known = Known {
+            stmts: &stmts,
+            aliases: &aliases,
+        };
+        let typed = |class, passes| Some((0, MemberTest::new(class, passes)));
+        // `m.getReturnType() == void.class`, in either order.
+        let want = typed(METHOD, Passes::Type("void".into()));
+        assert_eq!(type_test(&known, 1, 2), want);
+        assert_eq!(type_test(&known, 2, 1), want);
+        // `String.class.equals(f.getType())`, through `equals`.
+        let eq = "(Ljava/lang/Object;)Z";
+        let equals = call("java.lang.Class", "equals", eq, 3, vec![Some(6)]);
+        let want = Some((
+            5,
+            MemberTest::new(FIELD, Passes::Type("java.lang.String".into())),
+        ));
+        assert_eq!(test_of(&stmts, &equals, None), want);
+        // `c.getParameterTypes()[1] == String.class`.
+        let want = Passes::Parameter(1, "java.lang.String".into());
+        assert_eq!(
+            type_test(&known, 9, 3),
+            Some((7, MemberTest::new(CTOR, want)))
+        );
+        // An element at an unknown index, two constants, two types: nothing.
+        assert_eq!(type_test(&known, 10, 3), None);
+        assert_eq!(type_test(&known, 2, 3), None);
+        assert_eq!(type_test(&known, 1, 6), None);
     }
 
     #[test]

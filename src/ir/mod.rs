@@ -231,12 +231,16 @@ pub enum Stmt {
         /// Value.
         src: Var,
     },
-    /// `dst = base[*]`.
+    /// `dst = base[index]` (`base[*]` to the analysis: `index` is the
+    /// constant index, when the code gives one; member tests read it, as
+    /// in `m.getParameterTypes()[0] == String.class`).
     ArrayLoad {
         /// Result.
         dst: Var,
         /// Array.
         base: Var,
+        /// The index, when an integer constant.
+        index: Option<i32>,
     },
     /// `base[index] = src` (`base[*]` to the analysis: `index` is the
     /// constant index, when the code gives one).
@@ -321,7 +325,7 @@ impl Stmt {
                 f(dst);
                 f(src);
             }
-            Stmt::Load { dst, base, .. } | Stmt::ArrayLoad { dst, base } => {
+            Stmt::Load { dst, base, .. } | Stmt::ArrayLoad { dst, base, .. } => {
                 f(dst);
                 f(base);
             }

@@ -132,7 +132,7 @@ fn disqualify(v: Var, elements: &mut Elements) {
 }
 
 /// The primitive type whose `Class` object a wrapper's `TYPE` field holds.
-fn primitive_of_wrapper(class: &str) -> Option<&'static str> {
+pub(super) fn primitive_of_wrapper(class: &str) -> Option<&'static str> {
     Some(match class {
         "java.lang.Boolean" => "boolean",
         "java.lang.Byte" => "byte",
