@@ -577,3 +577,62 @@ fn a_trace_resolves_the_member_sites_it_saw() {
         "{out}"
     );
 }
+
+/// The precision proxy site by site: where the analysis gives a site
+/// more targets than the run took, the report lists the site with both
+/// counts, widest first, and the JSON report has every traced site.
+#[test]
+fn sites_with_more_static_targets_than_the_run_took_are_listed_widest_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("signatures.db").display().to_string();
+    let o = refract(&[
+        "analyze",
+        "fixtures/classes/reflection",
+        "--main",
+        "Signatures",
+        "--jdk",
+        "none",
+        "--reflection",
+        "infer",
+        "-q",
+        "-o",
+        &db,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // A run that invoked one of the two handlers and read one of the two
+    // text fields; the constructor's site took its one target.
+    let trace = dir.path().join("one-each.tsv");
+    let main = "Signatures\tmain\t([Ljava/lang/String;)V";
+    std::fs::write(
+        &trace,
+        format!(
+            "caller_class\tcaller_method\tcaller_desc\tbci\tapi\ttarget\n\
+             {main}\t78\tMethod.invoke\tSignatures$Listener.onText(Ljava/lang/String;)V\n\
+             {main}\t131\tField.get\tSignatures$Listener.seen\n\
+             {main}\t202\tConstructor.newInstance\tSignatures$Listener.<init>(Ljava/lang/String;)V\n"
+        ),
+    )
+    .unwrap();
+    let trace = trace.display().to_string();
+    let o = refract(&["check", &db, &trace]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let want = "static edges at the traced sites: 5 (the run took 3 there)\n\
+        sites with more static targets than the run took: 2; the widest 2 (static / traced):\n\
+        \x20      2 / 1   Signatures.main([Ljava/lang/String;)V @ 131  Field.get\n\
+        \x20      2 / 1   Signatures.main([Ljava/lang/String;)V @ 78  Method.invoke\n\
+        generated at run time";
+    assert!(text.contains(want), "{text}");
+    let o = refract(&["check", &db, &trace, "--format", "json"]);
+    let json = String::from_utf8(o.stdout).unwrap();
+    let site = |bci: u32, api: &str, n: u32| {
+        format!("{{\"site\": \"Signatures.main([Ljava/lang/String;)V @ {bci}\", \"api\": \"{api}\", \"static_targets\": {n}, \"traced\": 1}}")
+    };
+    let sites = format!(
+        "\"sites\": [{}, {}, {}]",
+        site(131, "Field.get", 2),
+        site(78, "Method.invoke", 2),
+        site(202, "Constructor.newInstance", 1)
+    );
+    assert!(json.contains(&sites), "{json}");
+}

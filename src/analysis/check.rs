@@ -9,6 +9,10 @@
 //! - the site is reachable but unresolved (no target);
 //! - the site is resolved, to other targets only.
 //!
+//! The precision proxy is the number of static targets at the traced
+//! sites against the edges the runs took there, in all and site by site
+//! ([`Spread`]): the widest sites are where precision is lost.
+//!
 //! Edges to classes the JVM generates at run time (`$$Lambda`, `$Proxy`)
 //! are counted apart, as no static analysis can name them, and so are
 //! calls that threw: a `forName` the trace marks failed, and a member
@@ -127,6 +131,32 @@ pub struct Check {
     pub static_edges: usize,
     /// Traced edges at those sites.
     pub traced_edges_at_matched: usize,
+    /// Every traced site that the analysis reaches, with its static
+    /// targets against the run's edges there, widest first.
+    pub spreads: Vec<Spread>,
+}
+
+/// A reachable traced site: how many targets the analysis gives it
+/// against how many edges the run took there (the precision proxy of
+/// SOLAR and Doop, site by site).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Spread {
+    /// The site, as an exact caller (`a.B.run(I)V @ 7`).
+    pub site: String,
+    /// Its API label.
+    pub api: &'static str,
+    /// Its static targets.
+    pub static_targets: usize,
+    /// The traced edges there.
+    pub traced: usize,
+}
+
+impl Spread {
+    /// Whether the analysis gives the site more targets than the run
+    /// took.
+    pub fn imprecise(&self) -> bool {
+        self.static_targets > self.traced
+    }
 }
 
 impl Check {
@@ -144,6 +174,8 @@ impl Check {
 /// A static site as the trace names it.
 struct StaticSite<'a> {
     site: &'a Site,
+    /// The site as an exact caller.
+    label: String,
     reachable: bool,
     /// The targets as the export writes them.
     targets: BTreeSet<String>,
@@ -174,8 +206,16 @@ pub fn check(
                 .entry((sig.class.clone(), sig.name.clone()))
                 .or_default()
                 .push((s.line, k));
+            let label = Caller::Exact {
+                class: sig.class.clone(),
+                method: sig.name.clone(),
+                desc: sig.descriptor(),
+                bci: s.bci,
+            }
+            .to_string();
             sites.push(StaticSite {
                 site: s,
+                label,
                 reachable,
                 targets: s
                     .targets
@@ -298,6 +338,18 @@ pub fn check(
     out.matched_sites = matched.len();
     out.static_edges = matched.keys().map(|&k| sites[k].targets.len()).sum();
     out.traced_edges_at_matched = matched.values().sum();
+    out.spreads = matched
+        .iter()
+        .map(|(&k, &traced)| Spread {
+            site: sites[k].label.clone(),
+            api: sites[k].site.api,
+            static_targets: sites[k].targets.len(),
+            traced,
+        })
+        .collect();
+    out.spreads.sort_by(|a, b| {
+        (b.static_targets, &a.site, a.api).cmp(&(a.static_targets, &b.site, b.api))
+    });
     Ok(out)
 }
 
@@ -532,6 +584,10 @@ fn is_jdk_class(class: &str) -> bool {
     .any(|p| class.starts_with(p))
 }
 
+/// How many of the widest imprecise sites the text report lists (the
+/// JSON report has every site).
+const WIDEST_SHOWN: usize = 10;
+
 /// The report as text: recall per API for application and JDK callers,
 /// the static edges at the traced sites, and every missed edge with its
 /// reason.
@@ -592,6 +648,22 @@ pub fn render_text(c: &Check, trace_name: &str) -> String {
         "\nstatic edges at the traced sites: {} (the run took {} there)",
         c.static_edges, c.traced_edges_at_matched
     );
+    let imprecise: Vec<&Spread> = c.spreads.iter().filter(|p| p.imprecise()).collect();
+    if !imprecise.is_empty() {
+        let shown = imprecise.len().min(WIDEST_SHOWN);
+        let _ = writeln!(
+            s,
+            "sites with more static targets than the run took: {}; the widest {shown} (static / traced):",
+            imprecise.len()
+        );
+        for p in &imprecise[..shown] {
+            let _ = writeln!(
+                s,
+                "  {:>6} / {:<3} {}  {}",
+                p.static_targets, p.traced, p.site, p.api
+            );
+        }
+    }
     let _ = writeln!(
         s,
         "generated at run time ($$Lambda, $Proxy): {generated}; calls that threw (a missing class or member): {failed}"
@@ -714,14 +786,28 @@ pub fn render_json(c: &Check) -> String {
             )
         })
         .collect();
+    let sites: Vec<String> = c
+        .spreads
+        .iter()
+        .map(|p| {
+            format!(
+                "{{\"site\": {}, \"api\": {}, \"static_targets\": {}, \"traced\": {}}}",
+                q(&p.site),
+                q(p.api),
+                p.static_targets,
+                p.traced
+            )
+        })
+        .collect();
     format!(
-        "{{\"found\": {}, \"traced\": {}, \"traced_sites\": {}, \"matched_sites\": {}, \"static_edges\": {}, \"apis\": {{{}}}, \"edges\": [{}]}}\n",
+        "{{\"found\": {}, \"traced\": {}, \"traced_sites\": {}, \"matched_sites\": {}, \"static_edges\": {}, \"apis\": {{{}}}, \"sites\": [{}], \"edges\": [{}]}}\n",
         t.found,
         t.traced,
         c.traced_sites,
         c.matched_sites,
         c.static_edges,
         apis.join(", "),
+        sites.join(", "),
         edges.join(", ")
     )
 }
