@@ -23,8 +23,9 @@ pub struct Arena {
     /// The computed table of [`Arena::ite_var`], keyed by the variable and
     /// both children. Exact, as before the arenas were one: with the lossy
     /// computed table in its place (cf584a4), the quick start took 1.10
-    /// and 1.19 times f2b2134's time (one pair in each order), not yet
-    /// told apart from the rest of that change.
+    /// and 1.19 times f2b2134's time (one pair alone in each order); with
+    /// this map (ad2945b) it took 0.997 times 35cdebd's, the commit before
+    /// the arenas were merged (`scripts/bench-compare.sh`, 3 pairs).
     ite_memo: FxHashMap<(u16, u32, u32), BddPointer>,
     /// Whether nodes may have become unreachable from the result (an `or`
     /// of partial results leaves its operands behind, and an arena that
