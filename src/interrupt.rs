@@ -47,6 +47,8 @@ impl std::fmt::Display for Interrupted {
     }
 }
 
+impl std::error::Error for Interrupted {}
+
 const NONE: u8 = 0;
 const CANCEL: u8 = 1;
 const MEMORY: u8 = 2;

@@ -547,7 +547,11 @@ enum TargetFormat {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(cli) {
+    // Ctrl-C and the memory budget stop work by unwinding to the nearest
+    // `interrupt::catch`; a command without one of its own (`explain`'s
+    // search) stops here, with the reason, instead of a silent exit 101.
+    let result = refract::interrupt::catch(|| run(cli)).unwrap_or_else(|why| Err(why.into()));
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.downcast_ref::<cli::repl::Failed>().is_some() => ExitCode::from(1),
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,

@@ -477,3 +477,33 @@ fn opening_a_path_that_does_not_exist_says_so() {
         );
     }
 }
+
+/// A command whose work has no stop of its own (`explain`'s search over a
+/// database) stops at the memory budget with the reason, exit 1, not a
+/// silent exit 101.
+#[test]
+fn explain_over_its_memory_budget_stops_with_a_clear_error() {
+    let t = tempfile::tempdir().unwrap();
+    let db = t.path().join("invoke.db");
+    let o = refract()
+        .args(["analyze", "fixtures/classes/reflection", "--main", "Invoke"])
+        .args(["--jdk", "none", "-q", "-o"])
+        .arg(&db)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = refract()
+        .arg("explain")
+        .arg(&db)
+        .args(["vP(v, h)", "--max-memory", "1M"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("error: memory budget exceeded: ")
+            && err.ends_with(", budget 1 MB (raise it with --max-memory)\n"),
+        "{err}"
+    );
+}
