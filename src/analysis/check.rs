@@ -348,7 +348,8 @@ pub fn check(
         })
         .collect();
     out.spreads.sort_by(|a, b| {
-        (b.static_targets, &a.site, a.api).cmp(&(a.static_targets, &b.site, b.api))
+        let key = |p: &Spread| (std::cmp::Reverse(p.static_targets), p.site.clone(), p.api);
+        key(a).cmp(&key(b))
     });
     Ok(out)
 }

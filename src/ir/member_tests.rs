@@ -50,7 +50,7 @@
 //! enter (`"add".equals(name) || "addConfigured".equals(name)`) lets
 //! through what passes any of them ([`MemberTest::or`]).
 
-use super::parameter_types::primitive_of_wrapper;
+use super::parameter_types::class_constant;
 use super::{Invoke, Stmt, Var};
 use fxhash::FxHashMap;
 
@@ -303,56 +303,43 @@ pub fn pure_query_of<'a>(known: &'a Known, v: Var, member: Var) -> Option<&'a In
 /// `getParameterTypes()` at a constant index). The member is given
 /// resolved.
 pub fn type_test(known: &Known, a: Var, b: Var) -> Option<(Var, MemberTest)> {
-    let (ty, typed) = match (class_constant(known, a), class_constant(known, b)) {
-        (Some(ty), None) => (ty, b),
-        (None, Some(ty)) => (ty, a),
+    let constant = |v| class_constant(known.definition(v)?);
+    let (ty, typed) = match (constant(a), constant(b)) {
+        (Some(ty), None) => (ty.to_string(), b),
+        (None, Some(ty)) => (ty.to_string(), a),
         _ => return None,
     };
-    // The member that `v` is the answer of `name` for, and its class.
-    let asked = |v: Var, name: &str| match known.definition(v)? {
-        Stmt::Invoke(inv) if inv.target.name == name && inv.target.desc.starts_with("()") => {
-            Some((
-                known.resolve(inv.receiver?),
-                member_class(&inv.target.class)?,
-            ))
-        }
-        _ => None,
+    // The member a call without arguments asked, and its class.
+    let asker = |inv: &Invoke| {
+        let member = known.resolve(inv.receiver?);
+        Some((member, member_class(&inv.target.class)?))
     };
-    let (member, class, passes) = match known.definition(typed)? {
+    let (query, passes) = match known.definition(typed)? {
         Stmt::ArrayLoad {
             base,
             index: Some(k),
             ..
-        } => {
-            let (member, class) = asked(*base, "getParameterTypes")?;
-            let k = u32::try_from(*k).ok()?;
-            (member, class, Passes::Parameter(k, ty))
-        }
-        Stmt::Invoke(inv) => {
-            let name = inv.target.name.as_str();
-            let (member, class) = asked(typed, name)?;
-            match (name, class) {
-                ("getReturnType", "java.lang.reflect.Method")
-                | ("getType", "java.lang.reflect.Field") => (member, class, Passes::Type(ty)),
-                _ => return None,
+        } => match known.definition(*base)? {
+            Stmt::Invoke(inv) if inv.target.name == "getParameterTypes" => {
+                (inv, Passes::Parameter(u32::try_from(*k).ok()?, ty))
             }
-        }
+            _ => return None,
+        },
+        Stmt::Invoke(inv) => (inv, Passes::Type(ty)),
         _ => return None,
     };
-    Some((member, MemberTest::new(class, passes)))
-}
-
-/// The type whose `Class` object `v` holds, when a constant gives it:
-/// `String.class` (`ldc`), or a wrapper's `TYPE` (`void.class` and
-/// `int.class` compile to `Void.TYPE` and `Integer.TYPE`).
-fn class_constant(known: &Known, v: Var) -> Option<String> {
-    match known.definition(v)? {
-        Stmt::ClassConst { ty, .. } => Some(ty.clone()),
-        Stmt::StaticLoad { field, .. } if field.name == "TYPE" => {
-            primitive_of_wrapper(&field.class).map(str::to_string)
+    let (member, class) = asker(query)?;
+    let asks_type = match &passes {
+        Passes::Parameter(..) => query.target.desc == "()[Ljava/lang/Class;",
+        _ => {
+            matches!(
+                (query.target.name.as_str(), class),
+                ("getReturnType", "java.lang.reflect.Method")
+                    | ("getType", "java.lang.reflect.Field")
+            ) && query.target.desc == "()Ljava/lang/Class;"
         }
-        _ => None,
-    }
+    };
+    asks_type.then(|| (member, MemberTest::new(class, passes)))
 }
 
 /// The member class among [`MEMBER_CLASSES`].

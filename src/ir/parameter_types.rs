@@ -57,9 +57,8 @@ pub fn parameter_lists(ir: &MethodIr, lengths: &FxHashMap<Var, u32>) -> FxHashMa
         .stmts
         .iter()
         .filter_map(|s| match s {
-            Stmt::ClassConst { dst, ty } => Some((*dst, ty.as_str())),
-            Stmt::StaticLoad { dst, field } if field.name == "TYPE" => {
-                Some((*dst, primitive_of_wrapper(&field.class)?))
+            Stmt::ClassConst { dst, .. } | Stmt::StaticLoad { dst, .. } => {
+                Some((*dst, class_constant(s)?))
             }
             _ => None,
         })
@@ -131,8 +130,22 @@ fn disqualify(v: Var, elements: &mut Elements) {
     }
 }
 
+/// The type whose `Class` object a statement puts in its variable when a
+/// constant gives it: `String.class` (`ldc`), or a wrapper's `TYPE`
+/// (`void.class` and `int.class` compile to `Void.TYPE` and
+/// `Integer.TYPE`).
+pub(super) fn class_constant(s: &Stmt) -> Option<&str> {
+    match s {
+        Stmt::ClassConst { ty, .. } => Some(ty),
+        Stmt::StaticLoad { field, .. } if field.name == "TYPE" => {
+            primitive_of_wrapper(&field.class)
+        }
+        _ => None,
+    }
+}
+
 /// The primitive type whose `Class` object a wrapper's `TYPE` field holds.
-pub(super) fn primitive_of_wrapper(class: &str) -> Option<&'static str> {
+fn primitive_of_wrapper(class: &str) -> Option<&'static str> {
     Some(match class {
         "java.lang.Boolean" => "boolean",
         "java.lang.Byte" => "byte",
