@@ -145,13 +145,42 @@ static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
 /// Removes this process's uncommitted staging directories: for a signal
 /// handler about to end the process.
+///
+/// The run's other threads may still be writing into a directory while it
+/// goes, and a file they create during `remove_dir_all` makes it fail
+/// ("directory not empty"). So each directory is first renamed to a name
+/// that nothing writes to (a write by its old path then fails), and that
+/// name is removed.
 pub fn remove_live() {
     let dirs = match LIVE.lock() {
         Ok(mut l) => std::mem::take(&mut *l),
         Err(p) => std::mem::take(&mut *p.into_inner()),
     };
     for d in dirs {
-        let _ = std::fs::remove_dir_all(d);
+        remove_while_written(&d);
+    }
+}
+
+/// Removes the staging directory `d`, which other threads may be writing
+/// into (see [`remove_live`]).
+fn remove_while_written(d: &Path) {
+    // `.db.tmp-PID` becomes `.db.removed.tmp-PID`: still a staging
+    // directory of this process, for `remove_stale` if we die here.
+    let name = d.file_name().map(|n| n.to_string_lossy().into_owned());
+    let doomed = match name.as_deref().and_then(|n| n.rsplit_once(".tmp-")) {
+        Some((stem, pid)) => d.with_file_name(format!("{stem}.removed.tmp-{pid}")),
+        None => d.to_path_buf(),
+    };
+    let gone = if std::fs::rename(d, &doomed).is_ok() {
+        doomed
+    } else {
+        d.to_path_buf()
+    };
+    // A writer that holds the directory open may still add to it: retry.
+    for _ in 0..10 {
+        if std::fs::remove_dir_all(&gone).is_ok() || !gone.exists() {
+            break;
+        }
     }
 }
 
@@ -192,9 +221,12 @@ impl StagedDatabase {
         if tmp.exists() && tmp.join(MARKER).is_file() {
             std::fs::remove_dir_all(&tmp)?;
         }
-        std::fs::create_dir(&tmp)?;
-        if let Ok(mut l) = LIVE.lock() {
-            l.push(tmp.clone());
+        // Registered under the lock before it exists, so that a signal
+        // between the two cannot leave it behind.
+        {
+            let mut live = LIVE.lock().unwrap_or_else(|p| p.into_inner());
+            std::fs::create_dir(&tmp)?;
+            live.push(tmp.clone());
         }
         std::fs::write(tmp.join(MARKER), format!("{}\n", std::process::id()))?;
         Ok(StagedDatabase {
@@ -289,6 +321,35 @@ fn remove_stale(parent: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A signal's removal races the run's writers: the directory still goes.
+    #[test]
+    fn a_staging_directory_being_written_is_removed() {
+        let t = tempfile::tempdir().unwrap();
+        for round in 0..20 {
+            let d = t.path().join(format!(".out.db.tmp-{round}"));
+            std::fs::create_dir(&d).unwrap();
+            let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let writer = {
+                let (d, stop) = (d.clone(), stop.clone());
+                std::thread::spawn(move || {
+                    let mut i = 0u32;
+                    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        let _ = std::fs::write(d.join(format!("f{i}")), b"x");
+                        i += 1;
+                    }
+                })
+            };
+            while std::fs::read_dir(&d).unwrap().count() < 50 {
+                std::thread::yield_now();
+            }
+            remove_while_written(&d);
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            writer.join().unwrap();
+            let left: Vec<_> = std::fs::read_dir(t.path()).unwrap().flatten().collect();
+            assert!(left.is_empty(), "round {round}: {left:?}");
+        }
+    }
 
     #[test]
     fn destinations_are_judged_before_any_work() {
