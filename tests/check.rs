@@ -37,7 +37,9 @@ fn analyze(mains: &[&str], db: &Path) {
 fn db() -> &'static PathBuf {
     static DB: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
     &DB.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
+        // Statics are never dropped: the directory is kept under the
+        // target directory, which `cargo clean` removes, not in /tmp.
+        let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
         let db = dir.path().join("chk.db");
         analyze(&["Invoke", "SpecInput"], &db);
         (dir, db)

@@ -35,7 +35,9 @@ fn expected(name: &str) -> String {
 fn fixture_db(main: &str) -> PathBuf {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
     static WRITING: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let dir = DIR.get_or_init(|| tempfile::tempdir().unwrap());
+    // Statics are never dropped: the directory is kept under the target
+    // directory, which `cargo clean` removes, not in /tmp.
+    let dir = DIR.get_or_init(|| tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap());
     let db = dir.path().join(format!("{main}.db"));
     let _one = WRITING.lock().unwrap_or_else(|e| e.into_inner());
     if !db.exists() {
