@@ -69,10 +69,23 @@ fn count_u128(bdd: &Bdd, rank: impl Fn(BddPointer) -> usize) -> Option<u128> {
 /// Calls `f` with every tuple of the relation over `blocks` (one block of
 /// variables per attribute, least significant bit first), in BDD order.
 /// `f` may stop the walk early by returning `ControlFlow::Break`.
+///
+/// The walk polls [`crate::interrupt`] every 65,536 tuples: what `f` keeps
+/// of hundreds of millions of tuples is where a listing spends its memory,
+/// and a budget must stop it there (a listing of jfreechart's `hP`
+/// overshot a 10 GiB budget by 1.2 GiB before the walk polled).
 pub fn for_each_tuple<F>(bdd: &Bdd, blocks: &[&[BddVariable]], mut f: F) -> ControlFlow<()>
 where
     F: FnMut(&[u64]) -> ControlFlow<()>,
 {
+    let mut seen = 0u32;
+    let mut f = |t: &[u64]| {
+        seen = seen.wrapping_add(1);
+        if seen & 0xFFFF == 0 {
+            crate::interrupt::poll();
+        }
+        f(t)
+    };
     let mut order: Vec<(BddVariable, usize, usize)> = Vec::new();
     for (a, block) in blocks.iter().enumerate() {
         for (bit, v) in block.iter().enumerate() {

@@ -215,7 +215,11 @@ impl UniqueTable {
             s = (s + 1) & mask;
         }
         let i = nodes.len();
-        if i & POLL_EVERY == 0 {
+        if i == nodes.capacity() {
+            // The vector is about to double: gigabytes, in one step.
+            let bytes = i * std::mem::size_of::<BddNode>();
+            crate::interrupt::reserve(bytes as u64);
+        } else if i & POLL_EVERY == 0 {
             crate::interrupt::poll();
         }
         nodes.push(node);
@@ -248,6 +252,8 @@ impl UniqueTable {
 
     fn grow(&mut self, nodes: &[BddNode]) {
         let n = self.slots.len() * 2;
+        // The new slots are all written at once (EMPTY_SLOT is not zero).
+        crate::interrupt::reserve((n * std::mem::size_of::<u64>()) as u64);
         let old = std::mem::replace(&mut self.slots, vec![EMPTY_SLOT; n]);
         self.shift -= 1;
         for slot in old {
