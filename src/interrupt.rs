@@ -45,11 +45,19 @@ impl std::fmt::Display for Interrupted {
                 resident,
                 wanted,
             } => {
-                write!(f, "memory budget exceeded: {} resident", human_bytes(*resident))?;
+                write!(
+                    f,
+                    "memory budget exceeded: {} resident",
+                    human_bytes(*resident)
+                )?;
                 if *wanted > 0 {
                     write!(f, " and {} more wanted", human_bytes(*wanted))?;
                 }
-                write!(f, ", budget {} (raise it with --max-memory)", human_bytes(*budget))
+                write!(
+                    f,
+                    ", budget {} (raise it with --max-memory)",
+                    human_bytes(*budget)
+                )
             }
         }
     }
