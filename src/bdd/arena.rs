@@ -147,6 +147,13 @@ impl Arena {
         let r0 = self.ite_var(var, l0, h0)?;
         let r1 = self.ite_var(var, l1, h1)?;
         let r = self.mk(top, r0, r1);
+        let cap = self.ite_memo.capacity();
+        if self.ite_memo.len() == cap {
+            // The map is about to double and rehash in one step, gigabytes
+            // on a relayout of a whole-JDK relation: ask the budget first.
+            let entry = std::mem::size_of::<((u16, u32, u32), BddPointer)>() + 1;
+            crate::interrupt::reserve((cap.max(16) * 2 * entry) as u64);
+        }
         self.ite_memo.insert(key, r);
         Ok(r)
     }
