@@ -1111,6 +1111,40 @@ fn collections_keep_their_own_elements_against_the_jdk_java_base() {
     );
 }
 
+/// The JDK's immutable and wrapped collections keep their own elements
+/// too (the factories of `src/ir/containers.rs`): against java.base, each
+/// of `List.of`, `Set.of`, `Map.of`, `List.copyOf` and
+/// `Collections.unmodifiableList(Arrays.asList(..))` gives its site the
+/// one name the run loaded (tests/data/traces/Immutable.tsv). Before the
+/// factories, java.base's own `List.of` and `Set.of` calls met the
+/// program's in ImmutableCollections: each of the five sites took 7 names.
+#[test]
+fn immutable_collections_keep_their_own_elements_against_the_jdk_java_base() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = analyze_against_java_base(dir.path(), "Immutable", "points-to");
+    let exported = refract(&["export", "targets", &db.display().to_string()]);
+    let mains: Vec<&str> = exported
+        .lines()
+        .filter(|l| l.starts_with("Immutable\tmain\t"))
+        .collect();
+    let trace = std::fs::read_to_string(root().join("tests/data/traces/Immutable.tsv")).unwrap();
+    let traced: Vec<String> = trace
+        .lines()
+        .filter(|l| l.starts_with("Immutable\tmain\t"))
+        .map(|l| l.split('\t').take(6).collect::<Vec<_>>().join("\t"))
+        .collect();
+    assert_eq!(traced.len(), 5, "{trace}");
+    let exported_sites: Vec<String> = mains
+        .iter()
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            // caller, method, descriptor, bci, (line,) api, target
+            [f[0], f[1], f[2], f[3], f[5], f[6]].join("\t")
+        })
+        .collect();
+    assert_eq!(exported_sites, traced, "{exported}");
+}
+
 /// A specification takes effect in every variant that resolves
 /// reflection, and is refused where reflection is ignored.
 #[test]

@@ -44,9 +44,18 @@
 //! through a view (`Map.Entry.setValue`, `ListIterator.set`) reaches the
 //! collection.
 //!
-//! Not modelled: the JDK's wrappers (`Collections.unmodifiableMap`,
-//! `List.of`) and other collections run their own code, whose internals
-//! stay pooled.
+//! The static factories of immutable and wrapped collections
+//! ([`FACTORIES`]: `List.of`, `Map.copyOf`, `Arrays.asList`,
+//! `Collections.unmodifiableMap`, ...) make their collection at one
+//! allocation site inside the JDK for every caller. Each call site gets
+//! an object of its own instead, typed as the factory declares, holding
+//! the arguments (a map's keys at even positions), an array argument's
+//! elements, or a collection argument's elements; the factory's own
+//! result is not passed back ([`answer_factory_calls`]).
+//!
+//! Not modelled: other wrappers (`Collections.synchronizedMap`,
+//! `checkedList`) and other collections run their own code, whose
+//! internals stay pooled.
 
 use super::{Invoke, InvokeKind, MethodIr, Stmt, Var};
 use crate::classfile::descriptor::{is_reference, method_desc};
@@ -119,6 +128,35 @@ const SUPERTYPES: &[&str] = &[
     "java.util.concurrent.ConcurrentNavigableMap",
     "java.util.concurrent.BlockingQueue",
     "java.util.concurrent.BlockingDeque",
+];
+
+/// Static methods that return a new collection holding their arguments,
+/// the elements of an array argument or of a collection argument. Their
+/// result is made at one allocation site inside the JDK for all callers
+/// (`new ImmutableCollections.List12(e0, e1)` in `List.of`): the strings
+/// of every `List.of` in the JDK and the program met in it, and
+/// ServiceLoader's provider names with them.
+pub const FACTORIES: &[(&str, &str)] = &[
+    ("java.util.List", "of"),
+    ("java.util.List", "copyOf"),
+    ("java.util.Set", "of"),
+    ("java.util.Set", "copyOf"),
+    ("java.util.Map", "of"),
+    ("java.util.Map", "ofEntries"),
+    ("java.util.Map", "entry"),
+    ("java.util.Map", "copyOf"),
+    ("java.util.Arrays", "asList"),
+    ("java.util.Collections", "singleton"),
+    ("java.util.Collections", "singletonList"),
+    ("java.util.Collections", "singletonMap"),
+    ("java.util.Collections", "unmodifiableCollection"),
+    ("java.util.Collections", "unmodifiableList"),
+    ("java.util.Collections", "unmodifiableSet"),
+    ("java.util.Collections", "unmodifiableSortedSet"),
+    ("java.util.Collections", "unmodifiableNavigableSet"),
+    ("java.util.Collections", "unmodifiableMap"),
+    ("java.util.Collections", "unmodifiableSortedMap"),
+    ("java.util.Collections", "unmodifiableNavigableMap"),
 ];
 
 /// Methods that put their arguments into the receiver. Any other call
@@ -311,6 +349,7 @@ pub fn summary_body(mut ir: MethodIr) -> MethodIr {
 /// instead, and a collection of the application's that inherits the code
 /// runs it as is.
 pub fn answer_container_calls(ir: &mut MethodIr, class: &str) {
+    answer_factory_calls(ir);
     let inherited = SUPERTYPES.contains(&class) || VIEW_INTERFACES.contains(&class);
     let this = ir
         .params
@@ -344,6 +383,127 @@ pub fn answer_container_calls(ir: &mut MethodIr, class: &str) {
         let stores = !(inherited && call.receiver == this);
         answer(ir, call, stores);
     }
+}
+
+/// Answers the calls of [`FACTORIES`] in `ir`: each gets an object of its
+/// own at the call site, typed as the factory declares its result, that
+/// holds what the factory would put into its collection; the call's own
+/// result is dropped (the call stays, for the callbacks its body makes,
+/// such as `Set.of`'s `hashCode`). The calls that iterate a collection
+/// argument are added as calls of the method, answered by
+/// [`answer_container_calls`] like the others.
+///
+/// - an array argument gives its elements (`List.of(E...)`,
+///   `Arrays.asList`, whose list writes through to the array), or for
+///   `Map.ofEntries` its entries' keys and values;
+/// - a collection or map argument gives what iterating it gives
+///   (`copyOf`, `unmodifiableList`);
+/// - any other reference argument is an element, or for a map factory a
+///   key at even positions and a value at odd ones (`Map.of(k, v, ...)`,
+///   `Map.entry`, `singletonMap`).
+fn answer_factory_calls(ir: &mut MethodIr) {
+    let mut added = Vec::new();
+    for k in 0..ir.stmts.len() {
+        let Stmt::Invoke(call) = &ir.stmts[k] else {
+            continue;
+        };
+        let t = &call.target;
+        let is_factory = call.kind == InvokeKind::Static
+            && FACTORIES.contains(&(t.class.as_str(), t.name.as_str()));
+        let (Some(r), Some(desc)) = (call.result, method_desc(&t.desc)) else {
+            continue;
+        };
+        if !is_factory || !VIEW_INTERFACES.contains(&desc.ret.as_str()) {
+            continue;
+        }
+        let call = call.clone();
+        if let Stmt::Invoke(original) = &mut ir.stmts[k] {
+            original.result = None;
+        }
+        let map = is_map(&desc.ret) || desc.ret == "java.util.Map$Entry";
+        let made = ir.new_var(format!("made@{}", call.bci), desc.ret.as_str());
+        added.push(Stmt::New {
+            bci: call.bci,
+            level: 0,
+            dst: made,
+            ty: desc.ret.clone(),
+            length: None,
+        });
+        added.push(Stmt::Assign { dst: r, src: made });
+        let put = |added: &mut Vec<Stmt>, key: Option<Var>, value: Var| {
+            if let Some(key) = key {
+                added.push(Stmt::Store {
+                    base: made,
+                    field: keys_field(),
+                    src: key,
+                });
+            }
+            added.push(Stmt::ArrayStore {
+                base: made,
+                index: None,
+                src: value,
+            });
+        };
+        let mut position = 0;
+        for (arg, ty) in call.args.iter().zip(&desc.params) {
+            let Some(arg) = *arg else {
+                continue;
+            };
+            if let Some(element) = ty.strip_suffix("[]") {
+                let e = ir.new_var(format!("arg@{}", call.bci), element);
+                added.push(Stmt::ArrayLoad {
+                    dst: e,
+                    base: arg,
+                    index: None,
+                });
+                if element == "java.util.Map$Entry" {
+                    let (key, value) = entry_parts(ir, &call, e, &mut added);
+                    put(&mut added, Some(key), value);
+                } else {
+                    put(&mut added, None, e);
+                }
+                if call.target.name == "asList" {
+                    added.push(Stmt::Store {
+                        base: made,
+                        field: backing_field(),
+                        src: arg,
+                    });
+                }
+            } else if is_container_type(ty) {
+                let (key, value) = iterate(ir, &call, arg, is_map(ty), &mut added);
+                put(&mut added, key, value);
+            } else if is_reference(ty) {
+                if map && position % 2 == 0 {
+                    added.push(Stmt::Store {
+                        base: made,
+                        field: keys_field(),
+                        src: arg,
+                    });
+                } else {
+                    put(&mut added, None, arg);
+                }
+                position += 1;
+            }
+        }
+    }
+    ir.stmts.extend(added);
+}
+
+/// The key and value of the map entry `entry`, read by `getKey()` and
+/// `getValue()` calls added beside `call`.
+fn entry_parts(ir: &mut MethodIr, call: &Invoke, entry: Var, added: &mut Vec<Stmt>) -> (Var, Var) {
+    let mut get = |name: &str| {
+        let v = ir.new_var(format!("{name}@{}", call.bci), "java.lang.Object");
+        let target = ("java.util.Map$Entry", name, "()Ljava/lang/Object;");
+        added.push(Stmt::Invoke(call.interface_call_beside(
+            target,
+            entry,
+            Vec::new(),
+            Some(v),
+        )));
+        v
+    };
+    (get("getKey"), get("getValue"))
 }
 
 /// Whether a call is one this pass answers.
@@ -386,51 +546,7 @@ fn store_argument_elements(ir: &mut MethodIr, call: &Invoke, added: &mut Vec<Stm
         if !is_container_type(ty) {
             continue;
         }
-        let mut invoke = |ir: &mut MethodIr, on: Var, class: &str, name: &str, ret: &str| {
-            let r = ir.new_var(format!("{name}@{}", call.bci), ret);
-            let ret_desc = format!("()L{};", ret.replace('.', "/"));
-            let target = (class, name, ret_desc.as_str());
-            added.push(Stmt::Invoke(call.interface_call_beside(
-                target,
-                on,
-                Vec::new(),
-                Some(r),
-            )));
-            r
-        };
-        let map = is_map(ty);
-        let source = if map {
-            invoke(ir, coll, "java.util.Map", "entrySet", "java.util.Set")
-        } else {
-            coll
-        };
-        let it = invoke(
-            ir,
-            source,
-            "java.util.Collection",
-            "iterator",
-            "java.util.Iterator",
-        );
-        let next = invoke(ir, it, "java.util.Iterator", "next", "java.lang.Object");
-        let (key, value) = if map {
-            let key = invoke(
-                ir,
-                next,
-                "java.util.Map$Entry",
-                "getKey",
-                "java.lang.Object",
-            );
-            let value = invoke(
-                ir,
-                next,
-                "java.util.Map$Entry",
-                "getValue",
-                "java.lang.Object",
-            );
-            (Some(key), value)
-        } else {
-            (None, next)
-        };
+        let (key, value) = iterate(ir, call, coll, is_map(ty), added);
         if let Some(key) = key {
             added.push(Stmt::Store {
                 base: recv,
@@ -443,6 +559,64 @@ fn store_argument_elements(ir: &mut MethodIr, call: &Invoke, added: &mut Vec<Stm
             index: None,
             src: value,
         });
+    }
+}
+
+/// What iterating the collection `coll` (a map when `map`) gives, read by
+/// calls added beside `call`: `coll.iterator().next()`, or for a map the
+/// key and value of `coll.entrySet().iterator().next()`. The calls are
+/// answered as any other, so a collection the analysis does not model
+/// gives its contents too.
+fn iterate(
+    ir: &mut MethodIr,
+    call: &Invoke,
+    coll: Var,
+    map: bool,
+    added: &mut Vec<Stmt>,
+) -> (Option<Var>, Var) {
+    let mut invoke = |ir: &mut MethodIr, on: Var, class: &str, name: &str, ret: &str| {
+        let r = ir.new_var(format!("{name}@{}", call.bci), ret);
+        let ret_desc = format!("()L{};", ret.replace('.', "/"));
+        let target = (class, name, ret_desc.as_str());
+        added.push(Stmt::Invoke(call.interface_call_beside(
+            target,
+            on,
+            Vec::new(),
+            Some(r),
+        )));
+        r
+    };
+    let source = if map {
+        invoke(ir, coll, "java.util.Map", "entrySet", "java.util.Set")
+    } else {
+        coll
+    };
+    let it = invoke(
+        ir,
+        source,
+        "java.util.Collection",
+        "iterator",
+        "java.util.Iterator",
+    );
+    let next = invoke(ir, it, "java.util.Iterator", "next", "java.lang.Object");
+    if map {
+        let key = invoke(
+            ir,
+            next,
+            "java.util.Map$Entry",
+            "getKey",
+            "java.lang.Object",
+        );
+        let value = invoke(
+            ir,
+            next,
+            "java.util.Map$Entry",
+            "getValue",
+            "java.lang.Object",
+        );
+        (Some(key), value)
+    } else {
+        (None, next)
     }
 }
 
@@ -761,6 +935,130 @@ mod tests {
         ir.stmts.push(stmt(&vars));
         answer_container_calls(&mut ir, "C");
         (vars, ir.stmts[1..].to_vec())
+    }
+
+    /// A static factory call of `target` with the method's parameters as
+    /// arguments and a result of type `ret`: the result variable and the
+    /// statements after the pass.
+    fn factory(
+        params: &[&str],
+        target: (&str, &str, &str),
+        ret: &str,
+    ) -> (Vec<Var>, Var, Vec<Stmt>) {
+        let params: Vec<String> = params.iter().map(|p| p.to_string()).collect();
+        let mut ir = MethodIr::skeleton(true, "C", &params, "void");
+        let vars: Vec<Var> = ir.params.iter().flatten().copied().collect();
+        let r = ir.new_var("r", ret);
+        let args = vars.iter().map(|v| Some(*v)).collect();
+        let call = crate::ir::test_call(InvokeKind::Static, None, target, args, Some(r));
+        ir.stmts.push(call);
+        answer_container_calls(&mut ir, "C");
+        (vars, r, ir.stmts)
+    }
+
+    #[test]
+    fn a_factory_call_gets_its_own_collection_of_its_arguments() {
+        let (v, r, stmts) = factory(
+            &["java.lang.Object", "java.lang.Object"],
+            (
+                "java.util.List",
+                "of",
+                "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/util/List;",
+            ),
+            "java.util.List",
+        );
+        // The call stays, without its result (made inside the JDK for all).
+        let Stmt::Invoke(call) = &stmts[0] else {
+            panic!("{stmts:?}")
+        };
+        assert_eq!(call.result, None);
+        let made = match &stmts[1] {
+            Stmt::New {
+                dst,
+                ty,
+                bci: 7,
+                level: 0,
+                length: None,
+            } if ty == "java.util.List" => *dst,
+            s => panic!("{s:?}"),
+        };
+        let element = |src| Stmt::ArrayStore {
+            base: made,
+            index: None,
+            src,
+        };
+        assert_eq!(
+            stmts[2..],
+            [
+                Stmt::Assign { dst: r, src: made },
+                element(v[0]),
+                element(v[1])
+            ]
+        );
+    }
+
+    #[test]
+    fn a_map_factory_takes_keys_at_even_positions_and_values_at_odd_ones() {
+        let (v, _, stmts) = factory(
+            &["java.lang.Object"; 4],
+            (
+                "java.util.Map",
+                "of",
+                "(Ljava/lang/Object;Ljava/lang/Object;Ljava/lang/Object;Ljava/lang/Object;)Ljava/util/Map;",
+            ),
+            "java.util.Map",
+        );
+        let Stmt::New { dst: made, .. } = stmts[1] else {
+            panic!("{stmts:?}")
+        };
+        let key = |src| Stmt::Store {
+            base: made,
+            field: keys_field(),
+            src,
+        };
+        let value = |src| Stmt::ArrayStore {
+            base: made,
+            index: None,
+            src,
+        };
+        assert_eq!(stmts[3..], [key(v[0]), value(v[1]), key(v[2]), value(v[3])]);
+    }
+
+    #[test]
+    fn a_copy_factory_takes_what_iterating_its_argument_gives() {
+        let (v, _, stmts) = factory(
+            &["java.util.Collection"],
+            (
+                "java.util.List",
+                "copyOf",
+                "(Ljava/util/Collection;)Ljava/util/List;",
+            ),
+            "java.util.List",
+        );
+        let Stmt::New { dst: made, .. } = stmts[1] else {
+            panic!("{stmts:?}")
+        };
+        // arg.iterator(), its next(), stored; then the iteration's own
+        // calls are answered as any call through a collection type.
+        let calls: Vec<(&str, Option<Var>)> = stmts
+            .iter()
+            .filter_map(|s| match s {
+                Stmt::Invoke(c) => Some((c.target.name.as_str(), c.receiver)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(calls[0], ("copyOf", None));
+        assert_eq!(calls[1], ("iterator", Some(v[0])));
+        assert_eq!(calls[2].0, "next");
+        let next = stmts.iter().find_map(|s| match s {
+            Stmt::Invoke(c) if c.target.name == "next" => c.result,
+            _ => None,
+        });
+        assert!(stmts.contains(&Stmt::ArrayStore {
+            base: made,
+            index: None,
+            src: next.unwrap(),
+        }));
     }
 
     #[test]
