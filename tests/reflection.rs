@@ -833,7 +833,7 @@ fn bad_specifications_and_roots_are_reported() {
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
          (classes with a main method: Annotated, Arity, ArrayElements, Assumed, Bundles, Callbacks, \
-         Casts, Concatenated, ConstantForName, Constructors, and 37 more)\n"
+         Casts, Concatenated, ConstantForName, Constructors, and 38 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),
@@ -1120,29 +1120,44 @@ fn collections_keep_their_own_elements_against_the_jdk_java_base() {
 /// program's in ImmutableCollections: each of the five sites took 7 names.
 #[test]
 fn immutable_collections_keep_their_own_elements_against_the_jdk_java_base() {
+    exports_the_trace_against_java_base("Immutable", 5);
+}
+
+/// `String.valueOf(Object)` and `Objects.toString(Object)` give each call
+/// its own argument's string (queries/models/string-of.dl): against
+/// java.base the export is the run's two edges. Through valueOf's body,
+/// each of the two sites took both names.
+#[test]
+fn string_value_of_gives_each_call_its_own_string_against_the_jdk_java_base() {
+    exports_the_trace_against_java_base("Stringified", 2);
+}
+
+/// Analyses the fixture `main` against java.base (`points-to`): the
+/// export at `main`'s own sites is exactly the `traced` edges of
+/// tests/data/traces/MAIN.tsv, written by reftrace.
+fn exports_the_trace_against_java_base(main: &str, traced: usize) {
     let dir = tempfile::tempdir().unwrap();
-    let db = analyze_against_java_base(dir.path(), "Immutable", "points-to");
+    let db = analyze_against_java_base(dir.path(), main, "points-to");
     let exported = refract(&["export", "targets", &db.display().to_string()]);
-    let mains: Vec<&str> = exported
+    let own = format!("{main}\tmain\t");
+    let trace_file = root().join(format!("tests/data/traces/{main}.tsv"));
+    let trace = std::fs::read_to_string(trace_file).unwrap();
+    let want: Vec<String> = trace
         .lines()
-        .filter(|l| l.starts_with("Immutable\tmain\t"))
-        .collect();
-    let trace = std::fs::read_to_string(root().join("tests/data/traces/Immutable.tsv")).unwrap();
-    let traced: Vec<String> = trace
-        .lines()
-        .filter(|l| l.starts_with("Immutable\tmain\t"))
+        .filter(|l| l.starts_with(&own))
         .map(|l| l.split('\t').take(6).collect::<Vec<_>>().join("\t"))
         .collect();
-    assert_eq!(traced.len(), 5, "{trace}");
-    let exported_sites: Vec<String> = mains
-        .iter()
+    assert_eq!(want.len(), traced, "{trace}");
+    let got: Vec<String> = exported
+        .lines()
+        .filter(|l| l.starts_with(&own))
         .map(|l| {
             let f: Vec<&str> = l.split('\t').collect();
             // caller, method, descriptor, bci, (line,) api, target
             [f[0], f[1], f[2], f[3], f[5], f[6]].join("\t")
         })
         .collect();
-    assert_eq!(exported_sites, traced, "{exported}");
+    assert_eq!(got, want, "{exported}");
 }
 
 /// A specification takes effect in every variant that resolves

@@ -54,6 +54,7 @@ impl Variant {
         let mut files = vec![
             ("pointsto.dl", POINTSTO),
             ("models/privileged.dl", PRIVILEGED),
+            ("models/string-of.dl", STRING_OF),
         ];
         match self {
             Variant::None => {}
@@ -116,6 +117,10 @@ pub const JVM_ENTRY: (&str, &str) = (
 /// AccessController.doPrivileged (`queries/models/privileged.dl`): part of
 /// the points-to analysis, in every variant.
 const PRIVILEGED: &str = include_str!("../../queries/models/privileged.dl");
+/// String.valueOf(Object) and Objects.toString(Object) dispatch toString()
+/// at their call sites (`queries/models/string-of.dl`): part of the
+/// points-to analysis, in every variant.
+const STRING_OF: &str = include_str!("../../queries/models/string-of.dl");
 const REFLECTION: &str = include_str!("../../queries/reflection.dl");
 const LOCAL: &str = include_str!("../../queries/reflection-local.dl");
 const STRINGS: &str = include_str!("../../queries/reflection-strings.dl");
@@ -172,10 +177,12 @@ const MODELS: [(&str, &str); 11] = [
     ),
 ];
 /// The names of the models that `--no-model` switches off: the stems of
-/// the files in `queries/models/` that every variant reads (privileged)
+/// the files in `queries/models/` that every variant reads (privileged,
+/// string-of)
 /// or that every variant resolving reflection reads.
-pub const MODEL_NAMES: [&str; 12] = [
+pub const MODEL_NAMES: [&str; 13] = [
     "privileged",
+    "string-of",
     "field-accessors",
     "arrays",
     "services",
