@@ -348,8 +348,8 @@ pub fn check(
         })
         .collect();
     out.spreads.sort_by(|a, b| {
-        let key = |p: &Spread| (std::cmp::Reverse(p.static_targets), p.site.clone(), p.api);
-        key(a).cmp(&key(b))
+        (b.static_targets.cmp(&a.static_targets))
+            .then_with(|| (&a.site, a.api).cmp(&(&b.site, b.api)))
     });
     Ok(out)
 }

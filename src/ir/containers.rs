@@ -430,20 +430,6 @@ fn answer_factory_calls(ir: &mut MethodIr) {
             length: None,
         });
         added.push(Stmt::Assign { dst: r, src: made });
-        let put = |added: &mut Vec<Stmt>, key: Option<Var>, value: Var| {
-            if let Some(key) = key {
-                added.push(Stmt::Store {
-                    base: made,
-                    field: keys_field(),
-                    src: key,
-                });
-            }
-            added.push(Stmt::ArrayStore {
-                base: made,
-                index: None,
-                src: value,
-            });
-        };
         let mut position = 0;
         for (arg, ty) in call.args.iter().zip(&desc.params) {
             let Some(arg) = *arg else {
@@ -458,9 +444,9 @@ fn answer_factory_calls(ir: &mut MethodIr) {
                 });
                 if element == "java.util.Map$Entry" {
                     let (key, value) = entry_parts(ir, &call, e, &mut added);
-                    put(&mut added, Some(key), value);
+                    put_contents(&mut added, made, Some(key), value);
                 } else {
-                    put(&mut added, None, e);
+                    put_contents(&mut added, made, None, e);
                 }
                 if call.target.name == "asList" {
                     added.push(Stmt::Store {
@@ -471,16 +457,12 @@ fn answer_factory_calls(ir: &mut MethodIr) {
                 }
             } else if is_container_type(ty) {
                 let (key, value) = iterate(ir, &call, arg, is_map(ty), &mut added);
-                put(&mut added, key, value);
+                put_contents(&mut added, made, key, value);
             } else if is_reference(ty) {
                 if map && position % 2 == 0 {
-                    added.push(Stmt::Store {
-                        base: made,
-                        field: keys_field(),
-                        src: arg,
-                    });
+                    put_key(&mut added, made, arg);
                 } else {
-                    put(&mut added, None, arg);
+                    put_contents(&mut added, made, None, arg);
                 }
                 position += 1;
             }
@@ -547,18 +529,7 @@ fn store_argument_elements(ir: &mut MethodIr, call: &Invoke, added: &mut Vec<Stm
             continue;
         }
         let (key, value) = iterate(ir, call, coll, is_map(ty), added);
-        if let Some(key) = key {
-            added.push(Stmt::Store {
-                base: recv,
-                field: keys_field(),
-                src: key,
-            });
-        }
-        added.push(Stmt::ArrayStore {
-            base: recv,
-            index: None,
-            src: value,
-        });
+        put_contents(added, recv, key, value);
     }
 }
 
@@ -618,6 +589,28 @@ fn iterate(
     } else {
         (None, next)
     }
+}
+
+/// `base.keys = key` (if any) and `base[*] = value`: what a collection
+/// holds.
+fn put_contents(added: &mut Vec<Stmt>, base: Var, key: Option<Var>, value: Var) {
+    if let Some(key) = key {
+        put_key(added, base, key);
+    }
+    added.push(Stmt::ArrayStore {
+        base,
+        index: None,
+        src: value,
+    });
+}
+
+/// `base.keys = key`: a map's key.
+fn put_key(added: &mut Vec<Stmt>, base: Var, key: Var) {
+    added.push(Stmt::Store {
+        base,
+        field: keys_field(),
+        src: key,
+    });
 }
 
 /// The field that holds a map's keys (its values are its elements, `[]`).
