@@ -167,7 +167,8 @@ enum Command {
     ///
     /// --no-model switches off a model of queries/models/ (its relations
     /// stay empty), to measure what it costs and finds on the same facts:
-    /// privileged, string-of, field-accessors, arrays, services, resources, bundles,
+    /// privileged, string-of, encapsulation, field-accessors, arrays, services,
+    /// resources, bundles,
     /// proxies, method-handles, jvm-callbacks, annotations, launcher,
     /// configuration.
     ///

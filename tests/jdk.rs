@@ -30,6 +30,34 @@ fn whole_jdk_loads_without_failures() {
     );
     assert!(lib > 20_000, "only {lib} classes");
 
+    // Modules: each class has its jmod's module, and the packages are
+    // exported and opened as the module-infos say.
+    let tuples = |r: &str, prefix: &str| -> Vec<String> {
+        named_tuples(&f.builder, r)
+            .into_iter()
+            .filter(|t| t.starts_with(prefix))
+            .collect()
+    };
+    assert_eq!(
+        tuples("typeModule", "java.lang.String\t"),
+        ["java.lang.String\tjava.base"]
+    );
+    assert_eq!(
+        tuples("typeModule", "com.sun.jmx.mbeanserver.Util\t"),
+        ["com.sun.jmx.mbeanserver.Util\tjava.management"]
+    );
+    assert!(named_tuples(&f.builder, "exportedPackage").contains(&"java.lang".to_string()));
+    assert!(!named_tuples(&f.builder, "exportedPackage").contains(&"jdk.internal.misc".to_string()));
+    assert!(tuples("exportedTo", "jdk.internal.misc\t")
+        .contains(&"jdk.internal.misc\tjava.management".to_string()));
+    // jdk.unsupported opens sun.misc and sun.reflect to every module.
+    assert_eq!(tuples("openPackage", "sun."), ["sun.misc", "sun.reflect"]);
+    assert_eq!(
+        tuples("openTo", "java.lang\t"),
+        Vec::<String>::new(),
+        "java.base opens java.lang to no one"
+    );
+
     // Natives: Thread.start0 calls run(); System.arraycopy copies elements
     // at each call site, not in its own body.
     let start0 = "<java.lang.Thread: void start0()>";

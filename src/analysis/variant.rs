@@ -130,7 +130,11 @@ const INFER: &str = include_str!("../../queries/reflection-infer.dl");
 const MEMBER_ARRAYS: &str = include_str!("../../queries/reflection-member-arrays.dl");
 /// The models of the JDK's reflective APIs beyond the paper's
 /// (`queries/models/`), in every variant that resolves reflection.
-const MODELS: [(&str, &str); 11] = [
+const MODELS: [(&str, &str); 12] = [
+    (
+        "models/encapsulation.dl",
+        include_str!("../../queries/models/encapsulation.dl"),
+    ),
     (
         "models/field-accessors.dl",
         include_str!("../../queries/models/field-accessors.dl"),
@@ -180,9 +184,10 @@ const MODELS: [(&str, &str); 11] = [
 /// the files in `queries/models/` that every variant reads (privileged,
 /// string-of)
 /// or that every variant resolving reflection reads.
-pub const MODEL_NAMES: [&str; 13] = [
+pub const MODEL_NAMES: [&str; 14] = [
     "privileged",
     "string-of",
+    "encapsulation",
     "field-accessors",
     "arrays",
     "services",

@@ -104,6 +104,23 @@ impl Pool {
         }
     }
 
+    /// A `Module` entry's name (`java.base`).
+    pub fn module_name(&self, i: u16) -> Result<String, ClassError> {
+        match self.get(i)? {
+            Cp::Module { name_index } => Ok(self.utf8(*name_index)?.to_string()),
+            _ => err(format!("constant #{i} is not a Module")),
+        }
+    }
+
+    /// A `Package` entry's name as a binary name (`java/lang` is
+    /// `java.lang`).
+    pub fn package_name(&self, i: u16) -> Result<String, ClassError> {
+        match self.get(i)? {
+            Cp::Package { name_index } => Ok(self.utf8(*name_index)?.replace('/', ".")),
+            _ => err(format!("constant #{i} is not a Package")),
+        }
+    }
+
     /// A `NameAndType` entry.
     pub fn name_and_type(&self, i: u16) -> Result<(&str, &str), ClassError> {
         match self.get(i)? {
@@ -280,9 +297,9 @@ pub struct ClassInfo {
     pub bootstrap: Vec<Bootstrap>,
     /// The constant pool.
     pub pool: Pool,
-    /// A module-info's `provides S with P1, P2` clauses: (service,
-    /// providers), binary names.
-    pub provides: Vec<(String, Vec<String>)>,
+    /// A module-info's `Module` attribute: its name, what it exports and
+    /// opens, and what it provides.
+    pub module: Option<ModuleDecl>,
     /// The types of the class's runtime-visible annotations (binary
     /// names).
     pub annotations: Vec<String>,
@@ -417,9 +434,9 @@ pub fn read_class(bytes: &[u8]) -> Result<ClassInfo, ClassError> {
                 .map_or_else(Vec::new, |a| annotation_names(a)),
         });
     }
-    let provides = match &module {
-        Some(body) => module_provides(body, &pool)?,
-        None => Vec::new(),
+    let module = match &module {
+        Some(body) => Some(module_decl(body, &pool)?),
+        None => None,
     };
     Ok(ClassInfo {
         name,
@@ -432,47 +449,98 @@ pub fn read_class(bytes: &[u8]) -> Result<ClassInfo, ClassError> {
         methods,
         bootstrap,
         pool,
-        provides,
+        module,
         annotations: annotation_names(&extracted.class_annotations),
     })
 }
 
-/// The `provides` clauses of a `Module` attribute body (JVMS §4.7.25):
-/// each service with its providers, as binary names.
-fn module_provides(body: &[u8], pool: &Pool) -> Result<Vec<(String, Vec<String>)>, ClassError> {
+/// A package that a module exports or opens, and to whom.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PackageGrant {
+    /// The package, as a binary name (`java.lang`).
+    pub package: String,
+    /// The modules it is exported or opened to; empty for every module.
+    pub to: Vec<String>,
+}
+
+/// What a `Module` attribute (JVMS §4.7.25) declares, as far as the
+/// analysis needs it: the module's name, whether it is an `open` module,
+/// its `exports` and `opens` (which decide what reflection from other
+/// modules may use), and its `provides` (the services its classes
+/// implement).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ModuleDecl {
+    /// The module's name (`java.base`).
+    pub name: String,
+    /// An `open module`: every package is open to every module.
+    pub open: bool,
+    /// The `exports` clauses.
+    pub exports: Vec<PackageGrant>,
+    /// The `opens` clauses.
+    pub opens: Vec<PackageGrant>,
+    /// The `provides S with P1, P2` clauses: (service, providers), binary
+    /// names.
+    pub provides: Vec<(String, Vec<String>)>,
+}
+
+/// `ACC_OPEN` in a `Module` attribute's `module_flags`.
+const MODULE_OPEN: u16 = 0x0020;
+
+/// Reads a `Module` attribute body (JVMS §4.7.25).
+fn module_decl(body: &[u8], pool: &Pool) -> Result<ModuleDecl, ClassError> {
     let mut at = 0usize;
-    let u16_at = |at: &mut usize| -> Result<u16, ClassError> {
+    let mut u16_at = || -> Result<u16, ClassError> {
         let b = body
-            .get(*at..*at + 2)
+            .get(at..at + 2)
             .ok_or_else(|| ClassError("the Module attribute is truncated".into()))?;
-        *at += 2;
+        at += 2;
         Ok(u16::from_be_bytes([b[0], b[1]]))
     };
-    // name, flags, version
-    at += 6;
-    let requires = u16_at(&mut at)? as usize;
-    at += 6 * requires;
-    // exports, then opens: index, flags, a counted list of modules.
-    for _ in 0..2 {
-        let n = u16_at(&mut at)?;
-        for _ in 0..n {
-            at += 4;
-            let to = u16_at(&mut at)? as usize;
-            at += 2 * to;
+    let name = pool.module_name(u16_at()?)?;
+    let flags = u16_at()?;
+    let _version = u16_at()?;
+    let requires = u16_at()?;
+    for _ in 0..requires {
+        // requires_index, requires_flags, requires_version_index
+        for _ in 0..3 {
+            u16_at()?;
         }
     }
-    let uses = u16_at(&mut at)? as usize;
-    at += 2 * uses;
-    let n = u16_at(&mut at)?;
-    let mut out = Vec::with_capacity(n as usize);
+    let mut grants = [Vec::new(), Vec::new()];
+    for clauses in &mut grants {
+        let n = u16_at()?;
+        for _ in 0..n {
+            let package = pool.package_name(u16_at()?)?;
+            let _flags = u16_at()?;
+            let k = u16_at()?;
+            let mut to = Vec::with_capacity(k as usize);
+            for _ in 0..k {
+                to.push(pool.module_name(u16_at()?)?);
+            }
+            clauses.push(PackageGrant { package, to });
+        }
+    }
+    let uses = u16_at()?;
+    for _ in 0..uses {
+        u16_at()?;
+    }
+    let n = u16_at()?;
+    let mut provides = Vec::with_capacity(n as usize);
     for _ in 0..n {
-        let service = pool.class(u16_at(&mut at)?)?;
-        let k = u16_at(&mut at)?;
+        let service = pool.class(u16_at()?)?;
+        let k = u16_at()?;
         let mut providers = Vec::with_capacity(k as usize);
         for _ in 0..k {
-            providers.push(pool.class(u16_at(&mut at)?)?);
+            providers.push(pool.class(u16_at()?)?);
         }
-        out.push((service, providers));
+        provides.push((service, providers));
     }
-    Ok(out)
+    let [exports, opens] = grants;
+    Ok(ModuleDecl {
+        name,
+        open: flags & MODULE_OPEN != 0,
+        exports,
+        opens,
+        provides,
+    })
 }

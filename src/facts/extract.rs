@@ -8,7 +8,9 @@ use crate::classfile::descriptor::{
     element_type, escape_string, field_signature, field_type, is_reference, method_desc,
     method_signature, subsignature, MethodDesc,
 };
-use crate::classfile::model::{access, ClassInfo, Code, FieldDecl, MemberRef, MethodDecl};
+use crate::classfile::model::{
+    access, ClassInfo, Code, FieldDecl, MemberRef, MethodDecl, ModuleDecl,
+};
 use crate::classpath::{ResourceFile, ResourceKind};
 use crate::ir::member_tests::{MemberTest, NameMatch, Passes};
 use crate::ir::parameter_types::{parameter_list, parameter_lists, MAX_PARAMETERS};
@@ -147,6 +149,8 @@ pub struct FactsBuilder {
     pub modifiers: Interner,
     /// PKG
     pub packages: Interner,
+    /// MODULE
+    pub modules: Interner,
     pub(super) string_heaps: FxHashMap<String, u32>,
     pub(super) class_heaps: FxHashMap<u32, u32>,
     /// The input objects (`<input string>`, `<property value>`,
@@ -239,6 +243,9 @@ pub const ARRAY_FIELD: u32 = 0;
 
 /// The name of the unnamed package in the PKG domain.
 pub const UNNAMED_PACKAGE: &str = "<unnamed>";
+/// The name of the class path's unnamed module in the MODULE domain
+/// (MODULE 0).
+pub const UNNAMED_MODULE: &str = "<unnamed>";
 /// N 0: calls that are not dispatched.
 pub const DIRECT_NAME: u32 = 0;
 
@@ -260,6 +267,7 @@ impl FactsBuilder {
             heaps: vec!["<global>".to_string()],
             modifiers: Interner::with(MODIFIERS),
             packages: Interner::default(),
+            modules: Interner::with(&[UNNAMED_MODULE]),
             string_heaps: FxHashMap::default(),
             class_heaps: FxHashMap::default(),
             input_heaps: FxHashMap::default(),
@@ -348,6 +356,48 @@ impl FactsBuilder {
             if flags & bit != 0 {
                 let m = self.modifiers.intern(name);
                 self.add(r, &[x, m]);
+            }
+        }
+    }
+
+    /// Declares a named module of the JDK (its `module-info`) and the
+    /// classes read from the same jmod: their module (`typeModule`), and
+    /// the packages it exports and opens, to every module or to some
+    /// (`exportedPackage`, `exportedTo`, `openPackage`, `openTo`). An
+    /// open module opens each package of its classes. Classes not
+    /// declared (duplicates, or never read) are left out.
+    pub fn declare_module(&mut self, module: &ModuleDecl, classes: &[&str]) {
+        let x = self.modules.intern(&module.name);
+        let mut packages = FxHashSet::default();
+        for &c in classes {
+            let Some(t) = self.types.get(c) else {
+                continue;
+            };
+            self.add(R::TypeModule, &[t, x]);
+            packages.insert(c.rsplit_once('.').map_or(UNNAMED_PACKAGE, |(p, _)| p));
+        }
+        let grants = [
+            (&module.exports, R::ExportedPackage, R::ExportedTo),
+            (&module.opens, R::OpenPackage, R::OpenTo),
+        ];
+        for (clauses, to_all, to_some) in grants {
+            for g in clauses {
+                let p = self.packages.intern(&g.package);
+                if g.to.is_empty() {
+                    self.add(to_all, &[p]);
+                }
+                for m in &g.to {
+                    let y = self.modules.intern(m);
+                    self.add(to_some, &[p, y]);
+                }
+            }
+        }
+        if module.open {
+            let mut open: Vec<&str> = packages.into_iter().collect();
+            open.sort_unstable();
+            for package in open {
+                let p = self.packages.intern(package);
+                self.add(R::OpenPackage, &[p]);
             }
         }
     }

@@ -21,7 +21,7 @@ pub mod strings;
 pub mod write;
 
 use crate::classfile::descriptor::method_desc;
-use crate::classfile::model::{access, read_class, ClassInfo};
+use crate::classfile::model::{access, read_class, ClassInfo, ModuleDecl};
 use crate::classpath::{ClassPath, LoadProblem};
 use crate::ir::call_site_models::answer_at_call_sites;
 use crate::ir::containers;
@@ -31,8 +31,10 @@ use crate::ir::returned_parameters::split_returned_parameters;
 use crate::ir::string_builders::builder_concats;
 use crate::ir::{natives, MethodIr};
 use extract::FactsBuilder;
+use fxhash::FxHashMap;
 pub use heap_abstraction::HeapOptions;
 use rayon::prelude::*;
+use std::path::{Path, PathBuf};
 
 /// Progress of a long run, for a progress bar.
 #[derive(Clone, Copy, Debug)]
@@ -80,12 +82,29 @@ pub fn generate_with(
     let mut b = FactsBuilder::new();
     let mut duplicates = 0;
     let mut kept = Vec::with_capacity(classes.len());
-    for (c, lib, loc) in classes {
+    let mut module_classes: FxHashMap<&Path, Vec<String>> = FxHashMap::default();
+    let modules = &parsed.modules;
+    for (c, lib, loc, file) in classes {
         if b.declare_class(&c, lib) {
+            if let Some((path, _)) = modules.get_key_value(file.as_path()) {
+                module_classes
+                    .entry(path.as_path())
+                    .or_default()
+                    .push(c.name.clone());
+            }
             kept.push((c, loc));
         } else {
             duplicates += 1;
         }
+    }
+    let mut named: Vec<_> = modules.iter().collect();
+    named.sort_by(|a, b| a.1.name.cmp(&b.1.name));
+    for (file, module) in named {
+        let classes = module_classes
+            .get(file.as_path())
+            .map_or(&[][..], Vec::as_slice);
+        let classes: Vec<&str> = classes.iter().map(String::as_str).collect();
+        b.declare_module(module, &classes);
     }
     translate(&mut b, &kept, &mut problems, progress);
     let files = parsed.files;
@@ -106,8 +125,9 @@ pub fn generate_with(
 }
 
 /// A parsed class: its contents, whether it is the JDK's (a library
-/// class), and where it was read from.
-type ParsedClass = (ClassInfo, bool, String);
+/// class), where it was read from (`file!entry`), and the class-path
+/// entry (the file) it was read from.
+type ParsedClass = (ClassInfo, bool, String, PathBuf);
 
 /// What reading the class path gives: the parsed classes, and the files
 /// beside them that name classes.
@@ -118,6 +138,10 @@ struct ParsedClassPath {
     problems: Vec<LoadProblem>,
     /// `module-info` classes (they declare no type).
     module_infos: usize,
+    /// The JDK's named modules, by the file (jmod) their `module-info`
+    /// was read from. A modular jar on the class path is in the unnamed
+    /// module, as the JVM loads it, and is not here.
+    modules: FxHashMap<PathBuf, ModuleDecl>,
     /// The class path's files that name classes.
     files: ClassPathFiles,
 }
@@ -145,6 +169,7 @@ fn read_class_path(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> Pars
     let mut problems = Vec::new();
     let mut classes: Vec<ParsedClass> = Vec::new();
     let mut module_infos = 0;
+    let mut modules = FxHashMap::default();
     let mut read = 0;
     let mut bad: Vec<LoadProblem> = Vec::new();
     let mut out = ClassPathFiles::default();
@@ -163,9 +188,14 @@ fn read_class_path(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> Pars
                 match r {
                     Ok(c) if c.is_module_info() => {
                         module_infos += 1;
-                        out.services.extend(c.provides);
+                        if let Some(m) = c.module {
+                            out.services.extend(m.provides.iter().cloned());
+                            if cb.is_library {
+                                modules.insert(cb.file.clone(), m);
+                            }
+                        }
                     }
-                    Ok(c) => classes.push((c, cb.is_library, cb.location())),
+                    Ok(c) => classes.push((c, cb.is_library, cb.location(), cb.file.clone())),
                     Err(e) => bad.push(LoadProblem {
                         file: cb.file.clone(),
                         entry: cb.entry.clone(),
@@ -194,6 +224,7 @@ fn read_class_path(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> Pars
         classes,
         problems,
         module_infos,
+        modules,
         files: out,
     }
 }
@@ -258,7 +289,7 @@ fn without_circular_classes(
     problems: &mut Vec<LoadProblem>,
 ) -> Vec<ParsedClass> {
     let mut supers: fxhash::FxHashMap<&str, Vec<&str>> = fxhash::FxHashMap::default();
-    for (c, _, _) in &classes {
+    for (c, _, _, _) in &classes {
         supers.entry(c.name.as_str()).or_insert_with(|| {
             c.super_name
                 .iter()
@@ -273,14 +304,14 @@ fn without_circular_classes(
         return classes;
     }
     let mut kept = Vec::with_capacity(classes.len());
-    for (c, lib, loc) in classes {
+    for (c, lib, loc, file) in classes {
         match refused.get(&c.name) {
             Some(reason) => problems.push(LoadProblem {
                 file: loc.into(),
                 entry: None,
                 reason: reason.clone(),
             }),
-            None => kept.push((c, lib, loc)),
+            None => kept.push((c, lib, loc, file)),
         }
     }
     kept
@@ -344,9 +375,11 @@ pub fn fuzz_one(bytes: &[u8]) {
     if let Ok(c) = read_class(bytes) {
         // As `generate` does: a class that is its own supertype is refused.
         let mut problems = Vec::new();
-        let Some((c, _, _)) =
-            without_circular_classes(vec![(c, false, String::new())], &mut problems).pop()
-        else {
+        let Some((c, _, _, _)) = without_circular_classes(
+            vec![(c, false, String::new(), PathBuf::new())],
+            &mut problems,
+        )
+        .pop() else {
             return;
         };
         let mut b = FactsBuilder::new();

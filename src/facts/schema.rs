@@ -36,6 +36,10 @@ pub const DOMAINS: &[(&str, &str)] = &[
         "PKG",
         "packages, the scopes of package access (<unnamed> is the unnamed package)",
     ),
+    (
+        "MODULE",
+        "the JDK's named modules, the scopes of strong encapsulation (<unnamed> is the class path's)",
+    ),
 ];
 
 /// An input relation: name, attributes as (name, domain), description.
@@ -216,6 +220,21 @@ relations! {
     TypePackage => "typePackage",
         [("type", "T"), ("package", "PKG")],
         "a declared class or interface and its package";
+    TypeModule => "typeModule",
+        [("type", "T"), ("module", "MODULE")],
+        "a class of a named module (the JDK's jmods) and its module; the class path's classes have none";
+    ExportedPackage => "exportedPackage",
+        [("package", "PKG")],
+        "a package of a named module that it exports to every module";
+    ExportedTo => "exportedTo",
+        [("package", "PKG"), ("module", "MODULE")],
+        "a package of a named module that it exports to that module only (exports ... to)";
+    OpenPackage => "openPackage",
+        [("package", "PKG")],
+        "a package of a named module that it opens to every module (opens, or an open module)";
+    OpenTo => "openTo",
+        [("package", "PKG"), ("module", "MODULE")],
+        "a package of a named module that it opens to that module only (opens ... to)";
     TypeNest => "typeNest",
         [("type", "T"), ("host", "T")],
         "a declared class and the top-level class of its nest, by binary name (a.B$C and a.B$C$D are in a.B's; a top-level class is its own)";

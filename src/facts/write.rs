@@ -32,6 +32,7 @@ pub fn domain_sizes(b: &FactsBuilder) -> Vec<(&'static str, u64)> {
                 "Z" => b.max_z as usize + 1,
                 "MOD" => b.modifiers.len(),
                 "PKG" => b.packages.len(),
+                "MODULE" => b.modules.len(),
                 "BCI" => b.max_bci as usize + 1,
                 _ => b.max_line as usize + 1,
             };
@@ -55,6 +56,7 @@ pub fn hold_constants(b: &mut FactsBuilder, c: &crate::datalog::constants::Const
             "N" => &mut b.names,
             "MOD" => &mut b.modifiers,
             "PKG" => &mut b.packages,
+            "MODULE" => &mut b.modules,
             _ => continue,
         };
         for n in names {
@@ -164,6 +166,7 @@ pub fn write_maps_and_schema(b: &FactsBuilder, dir: &Path) -> io::Result<Vec<(St
             "N" => write_lines(&path, b.names.len(), |k| b.names.names()[k].clone()),
             "MOD" => write_lines(&path, b.modifiers.len(), |k| b.modifiers.names()[k].clone()),
             "PKG" => write_lines(&path, b.packages.len(), |k| b.packages.names()[k].clone()),
+            "MODULE" => write_lines(&path, b.modules.len(), |k| b.modules.names()[k].clone()),
             _ => write_lines(&path, n as usize, |k| k.to_string()),
         }
     })?;
@@ -282,6 +285,7 @@ pub fn element_name(b: &FactsBuilder, domain: &str, id: u32) -> String {
         "N" => b.names.name(id).to_string(),
         "MOD" => b.modifiers.name(id).to_string(),
         "PKG" => b.packages.name(id).to_string(),
+        "MODULE" => b.modules.name(id).to_string(),
         _ => id.to_string(),
     }
 }
