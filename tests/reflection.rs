@@ -1142,6 +1142,35 @@ fn string_value_of_gives_each_call_its_own_string_against_the_jdk_java_base() {
 #[test]
 fn reflection_from_the_class_path_uses_only_what_the_jdk_exports_or_opens() {
     exports_the_trace_against_java_base("Sealed", 7);
+    // Switched off, the model lets the calls through.
+    let dir = tempfile::tempdir().unwrap();
+    let jdk = jdk_of(dir.path(), &["java.base"]);
+    let db = dir.path().join("open.db");
+    refract(&[
+        "analyze",
+        &classes(),
+        "--main",
+        "Sealed",
+        "--jdk",
+        &jdk.display().to_string(),
+        "--no-model",
+        "encapsulation",
+        "-q",
+        "-o",
+        &db.display().to_string(),
+    ]);
+    let exported = refract(&["export", "targets", &db.display().to_string()]);
+    let denied: Vec<&str> = exported
+        .lines()
+        .filter(|l| l.starts_with("Sealed\tmain\t"))
+        .filter(|l| l.contains("VM.isBooted()") || l.contains("\tField.get\t"))
+        .map(|l| l.rsplit('\t').next().unwrap())
+        .collect();
+    assert_eq!(
+        denied,
+        ["jdk.internal.misc.VM.isBooted()Z", "java.lang.String.hash"],
+        "{exported}"
+    );
 }
 
 /// Analyses the fixture `main` against java.base (`points-to`): the
