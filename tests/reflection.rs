@@ -2,8 +2,10 @@
 //! the exact export of every idiom under every variant, the report, the
 //! specification round trip, and one run against the JDK's java.base.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::{Arc, Mutex, OnceLock};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -867,6 +869,32 @@ fn analyze_against_java_base(dir: &Path, main: &str, variant: &str) -> PathBuf {
     analyze_against(dir, &classes(), main, variant, &["java.base"])
 }
 
+/// The database of fixture `main` analysed with `variant` against
+/// java.base, made once per run of this file for the tests that only read
+/// it (each such analysis takes about a minute on a 2-core machine).
+/// Statics are never dropped, so the directory is under cargo's target
+/// directory, not /tmp.
+fn shared_java_base_db(main: &str, variant: &str) -> PathBuf {
+    type Made = Arc<Mutex<Option<PathBuf>>>;
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    static MADE: OnceLock<Mutex<HashMap<String, Made>>> = OnceLock::new();
+    let dir = DIR.get_or_init(|| tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap());
+    let key = format!("{main}.{variant}");
+    let slot = {
+        let mut made =
+            (MADE.get_or_init(Default::default).lock()).unwrap_or_else(|e| e.into_inner());
+        Arc::clone(made.entry(key.clone()).or_default())
+    };
+    // Only the tests that want this database wait while it is made.
+    let mut db = slot.lock().unwrap_or_else(|e| e.into_inner());
+    if db.is_none() {
+        let sub = dir.path().join(&key);
+        std::fs::create_dir_all(&sub).unwrap();
+        *db = Some(analyze_against_java_base(&sub, main, variant));
+    }
+    db.clone().unwrap()
+}
+
 /// Analyzes `main` of the class directory `classes` with `variant`
 /// against the JDK's `modules`, into a database under `dir`.
 fn analyze_against(
@@ -1715,8 +1743,7 @@ fn each_privileged_call_runs_its_own_action() {
 /// the launcher is reached. `check` finds both traced edges.
 #[test]
 fn the_launcher_loads_the_main_class() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = analyze_against_java_base(dir.path(), "Bundles", "points-to");
+    let db = shared_java_base_db("Bundles", "points-to");
     let db = db.display().to_string();
     let exported = refract(&["export", "targets", &db]);
     let launcher: Vec<String> = (exported.lines())
@@ -1760,8 +1787,7 @@ fn bundle_classes_loaded(exported: &str) -> Vec<&str> {
 /// `r.MessagesHelper` is no locale of it.
 #[test]
 fn resource_bundles_in_java_base_load_their_locale_variants() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = analyze_against_java_base(dir.path(), "Bundles", "points-to");
+    let db = shared_java_base_db("Bundles", "points-to");
     let db = db.display().to_string();
     let exported = refract(&["export", "targets", &db]);
     let loaded = bundle_classes_loaded(&exported);
