@@ -835,7 +835,7 @@ fn bad_specifications_and_roots_are_reported() {
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
          (classes with a main method: Annotated, Arity, ArrayElements, Assumed, Bundles, Callbacks, \
-         Casts, Concatenated, ConstantForName, Constructors, and 39 more)\n"
+         Casts, Computed, Concatenated, ConstantForName, and 40 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),
@@ -1160,6 +1160,17 @@ fn string_value_of_gives_each_call_its_own_string_against_the_jdk_java_base() {
     exports_the_trace_against_java_base("Stringified", 2);
 }
 
+/// The functions given to `Map.computeIfAbsent` are called with their
+/// own map's keys (fixture `Computed`, `src/ir/containers.rs`): each of
+/// its two `forName` sites loads exactly the class that the traced run
+/// loaded there. When the collections' summaries passed the one `key`
+/// parameter of `ConcurrentHashMap.computeIfAbsent` on to the function,
+/// each site took both names.
+#[test]
+fn compute_if_absent_calls_each_function_with_its_own_key_against_the_jdk_java_base() {
+    exports_the_trace_against_java_base("Computed", 2);
+}
+
 /// Strong encapsulation: against java.base, the fixture Sealed's one
 /// Method.invoke site calls String.isEmpty() and its own private
 /// secret(), as the run did, and not jdk.internal.misc.VM.isBooted(),
@@ -1202,7 +1213,7 @@ fn reflection_from_the_class_path_uses_only_what_the_jdk_exports_or_opens() {
 }
 
 /// Analyses the fixture `main` against java.base (`points-to`): the
-/// export at `main`'s own sites is exactly the `traced` edges of
+/// export at the sites of class `main` is exactly the `traced` edges of
 /// tests/data/traces/MAIN.tsv, written by reftrace (less its
 /// `Method.invoke.dispatch` rows: the export names the Method object's
 /// method).
@@ -1210,7 +1221,7 @@ fn exports_the_trace_against_java_base(main: &str, traced: usize) {
     let dir = tempfile::tempdir().unwrap();
     let db = analyze_against_java_base(dir.path(), main, "points-to");
     let exported = refract(&["export", "targets", &db.display().to_string()]);
-    let own = format!("{main}\tmain\t");
+    let own = format!("{main}\t");
     let trace_file = root().join(format!("tests/data/traces/{main}.tsv"));
     let trace = std::fs::read_to_string(trace_file).unwrap();
     let want: Vec<String> = trace

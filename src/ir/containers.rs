@@ -289,10 +289,29 @@ fn is_class_of(call: &Invoke) -> bool {
         .any(|&(c, n, d)| (t.class.as_str(), t.name.as_str(), t.desc.as_str()) == (c, n, d))
 }
 
+/// Whether `call` calls one of the functional interfaces the collection
+/// API takes ([`FUNCTIONS`]).
+fn is_function_call(call: &Invoke) -> bool {
+    let t = &call.target;
+    FUNCTIONS
+        .iter()
+        .any(|&(c, n, d, _, _)| (t.class.as_str(), t.name.as_str(), t.desc.as_str()) == (c, n, d))
+}
+
 /// The summary of a modelled instance method: only its calls whose
 /// receiver is `this` or a parameter (or a copy or cast of one, or the
 /// Class object of one, see [`CLASS_OF`]) remain, passing on only such
 /// variables, and returning nothing.
+///
+/// A call of a functional argument (`mappingFunction.apply(key)` in
+/// `computeIfAbsent`) keeps its edge but passes nothing: the call site
+/// already calls the function with the collection's own keys and values
+/// ([`answer_container_calls`]), and the summary's parameter holds what
+/// every caller of the method passes. On jfreechart against JDK 17, the
+/// one `key` of `ConcurrentHashMap.computeIfAbsent` reached each
+/// function given to it, among them `ResourcesMgr`'s
+/// `ResourceBundle::getBundle`, which then looked up 7,064 strings as
+/// bundle names.
 pub fn summary_body(mut ir: MethodIr) -> MethodIr {
     let mut own: FxHashSet<Var> = ir.params.iter().flatten().copied().collect();
     loop {
@@ -319,8 +338,9 @@ pub fn summary_body(mut ir: MethodIr) -> MethodIr {
         .into_iter()
         .filter_map(|s| match s {
             Stmt::Invoke(mut call) if call.receiver.is_none_or(|r| own.contains(&r)) => {
+                let function = is_function_call(&call);
                 for a in call.args.iter_mut() {
-                    if a.is_some_and(|v| !own.contains(&v)) {
+                    if function || a.is_some_and(|v| !own.contains(&v)) {
                         *a = None;
                     }
                 }
@@ -1311,6 +1331,41 @@ mod tests {
                 vec![None],
                 None
             )]
+        );
+    }
+
+    /// `ConcurrentHashMap.computeIfAbsent(key, f)`: the summary keeps the
+    /// call `f.apply(key)`, so that the function's edge stays, but passes
+    /// it no key (the call site passes the map's own keys); `key.hashCode()`
+    /// stays as it was.
+    #[test]
+    fn a_summary_calls_a_functional_argument_with_nothing() {
+        let mut ir = MethodIr::skeleton(
+            false,
+            "java.util.concurrent.ConcurrentHashMap",
+            &[
+                "java.lang.Object".into(),
+                "java.util.function.Function".into(),
+            ],
+            "java.lang.Object",
+        );
+        let (key, f) = (ir.params[1].unwrap(), ir.params[2].unwrap());
+        let value = ir.new_var("value", "java.lang.Object");
+        let apply = (
+            "java.util.function.Function",
+            "apply",
+            "(Ljava/lang/Object;)Ljava/lang/Object;",
+        );
+        let hash = ("java.lang.Object", "hashCode", "()I");
+        let on = |recv, target, args, result| {
+            crate::ir::test_call(InvokeKind::Interface, Some(recv), target, args, result)
+        };
+        ir.stmts.push(on(key, hash, vec![], None));
+        ir.stmts.push(on(f, apply, vec![Some(key)], Some(value)));
+        let ir = summary_body(ir);
+        assert_eq!(
+            ir.stmts,
+            [on(key, hash, vec![], None), on(f, apply, vec![None], None)]
         );
     }
 
