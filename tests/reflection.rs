@@ -2,7 +2,7 @@
 //! the exact export of every idiom under every variant, the report, the
 //! specification round trip, and one run against the JDK's java.base.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -875,24 +875,22 @@ fn analyze_against_java_base(dir: &Path, main: &str, variant: &str) -> PathBuf {
 /// Statics are never dropped, so the directory is under cargo's target
 /// directory, not /tmp.
 fn shared_java_base_db(main: &str, variant: &str) -> PathBuf {
-    type Made = Arc<Mutex<Option<PathBuf>>>;
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    static MADE: OnceLock<Mutex<HashMap<String, Made>>> = OnceLock::new();
+    static MADE: Mutex<BTreeMap<String, Arc<OnceLock<PathBuf>>>> = Mutex::new(BTreeMap::new());
     let dir = DIR.get_or_init(|| tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap());
     let key = format!("{main}.{variant}");
-    let slot = {
-        let mut made =
-            (MADE.get_or_init(Default::default).lock()).unwrap_or_else(|e| e.into_inner());
-        Arc::clone(made.entry(key.clone()).or_default())
-    };
+    let slot = Arc::clone(
+        (MADE.lock().unwrap_or_else(|e| e.into_inner()))
+            .entry(key.clone())
+            .or_default(),
+    );
     // Only the tests that want this database wait while it is made.
-    let mut db = slot.lock().unwrap_or_else(|e| e.into_inner());
-    if db.is_none() {
+    slot.get_or_init(|| {
         let sub = dir.path().join(&key);
         std::fs::create_dir_all(&sub).unwrap();
-        *db = Some(analyze_against_java_base(&sub, main, variant));
-    }
-    db.clone().unwrap()
+        analyze_against_java_base(&sub, main, variant)
+    })
+    .clone()
 }
 
 /// Analyzes `main` of the class directory `classes` with `variant`

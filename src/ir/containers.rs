@@ -281,21 +281,24 @@ const CLASS_OF: &[(&str, &str, &str)] = &[
     ("java.lang.Class", "getComponentType", "()Ljava/lang/Class;"),
 ];
 
+/// Whether `call`'s target is one of `methods` (class, name, descriptor).
+fn calls_one_of<'a>(
+    call: &Invoke,
+    mut methods: impl Iterator<Item = (&'a str, &'a str, &'a str)>,
+) -> bool {
+    let t = &call.target;
+    methods.any(|m| (t.class.as_str(), t.name.as_str(), t.desc.as_str()) == m)
+}
+
 /// Whether `call` is one of [`CLASS_OF`].
 fn is_class_of(call: &Invoke) -> bool {
-    let t = &call.target;
-    CLASS_OF
-        .iter()
-        .any(|&(c, n, d)| (t.class.as_str(), t.name.as_str(), t.desc.as_str()) == (c, n, d))
+    calls_one_of(call, CLASS_OF.iter().copied())
 }
 
 /// Whether `call` calls one of the functional interfaces the collection
 /// API takes ([`FUNCTIONS`]).
 fn is_function_call(call: &Invoke) -> bool {
-    let t = &call.target;
-    FUNCTIONS
-        .iter()
-        .any(|&(c, n, d, _, _)| (t.class.as_str(), t.name.as_str(), t.desc.as_str()) == (c, n, d))
+    calls_one_of(call, FUNCTIONS.iter().map(|&(c, n, d, _, _)| (c, n, d)))
 }
 
 /// The summary of a modelled instance method: only its calls whose
