@@ -620,6 +620,7 @@ fn sites_with_more_static_targets_than_the_run_took_are_listed_widest_first() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = String::from_utf8(o.stdout).unwrap();
     let want = "static edges at the traced sites: 5 (the run took 3 there)\n\
+        \x20 application callers: 5 (the run took 3); JDK callers: 0 (the run took 0)\n\
         sites with more static targets than the run took: 2; the widest 2 (static / traced):\n\
         \x20      2 / 1   Signatures.main([Ljava/lang/String;)V @ 131  Field.get\n\
         \x20      2 / 1   Signatures.main([Ljava/lang/String;)V @ 78  Method.invoke\n\
@@ -628,7 +629,7 @@ fn sites_with_more_static_targets_than_the_run_took_are_listed_widest_first() {
     let o = refract(&["check", &db, &trace, "--format", "json"]);
     let json = String::from_utf8(o.stdout).unwrap();
     let site = |bci: u32, api: &str, n: u32| {
-        format!("{{\"site\": \"Signatures.main([Ljava/lang/String;)V @ {bci}\", \"api\": \"{api}\", \"static_targets\": {n}, \"traced\": 1}}")
+        format!("{{\"site\": \"Signatures.main([Ljava/lang/String;)V @ {bci}\", \"api\": \"{api}\", \"static_targets\": {n}, \"traced\": 1, \"jdk_caller\": false}}")
     };
     let sites = format!(
         "\"sites\": [{}, {}, {}]",
@@ -637,4 +638,8 @@ fn sites_with_more_static_targets_than_the_run_took_are_listed_widest_first() {
         site(202, "Constructor.newInstance", 1)
     );
     assert!(json.contains(&sites), "{json}");
+    assert!(
+        json.contains("\"static_edges_by_caller\": {\"application\": {\"static\": 5, \"traced\": 3}, \"jdk\": {\"static\": 0, \"traced\": 0}}"),
+        "{json}"
+    );
 }
