@@ -1169,6 +1169,113 @@ fn compute_if_absent_calls_each_function_with_its_own_key_against_the_jdk_java_b
     exports_the_trace_against_java_base("Computed", 2);
 }
 
+/// The fixture `Trampolined` (`fixtures/src/internal`) calls the JDK's
+/// own `Method.invoke`, `sun.reflect.misc.MethodUtil.invoke`, twice, each
+/// with its own method (`queries/models/method-util.dl`). Without the JDK
+/// (the method is not there), each call still invokes exactly its own
+/// method, and passes its argument and receiver; switched off, the calls
+/// resolve nothing.
+#[test]
+fn each_call_of_method_util_invoke_invokes_its_own_method() {
+    let dir = tempfile::tempdir().unwrap();
+    let internal = root()
+        .join("fixtures/classes/internal")
+        .display()
+        .to_string();
+    let analyze = |name: &str, options: &[&str]| {
+        let db = dir.path().join(name).display().to_string();
+        let mut args = vec![
+            "analyze",
+            &internal,
+            "--main",
+            "Trampolined",
+            "--jdk",
+            "none",
+            "-q",
+            "-o",
+            &db,
+        ];
+        args.extend(options);
+        refract(&args);
+        db
+    };
+    let db = analyze("on.db", &[]);
+    let head = "caller_class\tcaller_method\tcaller_desc\tbci\tline\tapi\ttarget\n\
+         Trampolined\tmain\t([Ljava/lang/String;)V\t13\t22\tClass.getMethod\tTrampolined.upper\n";
+    assert_eq!(
+        refract(&["export", "targets", &db]),
+        format!(
+            "{head}\
+             Trampolined\tmain\t([Ljava/lang/String;)V\t28\t23\tMethod.invoke\tTrampolined.upper(Ljava/lang/String;)Ljava/lang/String;\n\
+             Trampolined\tmain\t([Ljava/lang/String;)V\t45\t24\tClass.getMethod\tTrampolined.greet\n\
+             Trampolined\tmain\t([Ljava/lang/String;)V\t66\t25\tMethod.invoke\tTrampolined.greet(Ljava/lang/String;)Ljava/lang/String;\n"
+        )
+    );
+    // The receiver and the argument reach the target's parameters.
+    let out = query(
+        dir.path(),
+        Path::new(&db),
+        ".mode tsv\n\
+         p(z, h) :- formal(\"<Trampolined: java.lang.String greet(java.lang.String)>\", z, v), vP(v, h).\n\
+         p(z, h)?\n",
+    );
+    assert!(out.contains("0\t"), "{out}");
+    assert!(out.contains("1\t"), "{out}");
+    let off = analyze("off.db", &["--no-model", "method-util"]);
+    let exported = refract(&["export", "targets", &off]);
+    assert!(!exported.contains("\tMethod.invoke\t"), "{exported}");
+}
+
+/// Against java.base, each call of `MethodUtil.invoke` in `Trampolined`
+/// invokes exactly its own method (analysed through the trampoline's
+/// body, both calls' methods and arguments met in its one
+/// `Method.invoke`). The trampoline's own sites, which the run's
+/// trace names, stay reachable with the union of the calls' targets, so
+/// that `refract check` finds every traced edge.
+#[test]
+fn method_util_invoke_against_java_base_keeps_the_trampoline_for_the_trace() {
+    let dir = tempfile::tempdir().unwrap();
+    let internal = root()
+        .join("fixtures/classes/internal")
+        .display()
+        .to_string();
+    let db = analyze_against(
+        dir.path(),
+        &internal,
+        "Trampolined",
+        "points-to",
+        &["java.base"],
+    );
+    let db = db.display().to_string();
+    let exported = refract(&["export", "targets", &db]);
+    let invoked: Vec<&str> = exported
+        .lines()
+        .filter(|l| l.contains("\tMethod.invoke\t"))
+        .filter(|l| l.starts_with("Trampolined\t") || l.starts_with("sun.reflect.misc."))
+        .collect();
+    let util = "sun.reflect.misc.MethodUtil\tinvoke\t(Ljava/lang/reflect/Method;Ljava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;";
+    let trampoline = "sun.reflect.misc.Trampoline\tinvoke\t(Ljava/lang/reflect/Method;Ljava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;";
+    assert_eq!(
+        invoked,
+        [
+            "Trampolined\tmain\t([Ljava/lang/String;)V\t28\t23\tMethod.invoke\tTrampolined.upper(Ljava/lang/String;)Ljava/lang/String;".to_string(),
+            "Trampolined\tmain\t([Ljava/lang/String;)V\t66\t25\tMethod.invoke\tTrampolined.greet(Ljava/lang/String;)Ljava/lang/String;".to_string(),
+            format!("{util}\t20\t262\tMethod.invoke\tsun.reflect.misc.Trampoline.invoke(Ljava/lang/reflect/Method;Ljava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;"),
+            format!("{trampoline}\t7\t72\tMethod.invoke\tTrampolined.greet(Ljava/lang/String;)Ljava/lang/String;"),
+            format!("{trampoline}\t7\t72\tMethod.invoke\tTrampolined.upper(Ljava/lang/String;)Ljava/lang/String;"),
+        ],
+        "{exported}"
+    );
+    let trace = root().join("tests/data/traces/Trampolined.tsv");
+    let check = refract(&["check", &db, &trace.display().to_string()]);
+    // MethodUtil.invoke calling the trampoline, and the trampoline
+    // calling both methods.
+    assert!(
+        check.contains("Method.invoke                     0/0      -          3/3   1.00\n"),
+        "{check}"
+    );
+}
+
 /// Strong encapsulation: against java.base, the fixture Sealed's one
 /// Method.invoke site calls String.isEmpty() and its own private
 /// secret(), as the run did, and not jdk.internal.misc.VM.isBooted(),

@@ -130,7 +130,7 @@ const INFER: &str = include_str!("../../queries/reflection-infer.dl");
 const MEMBER_ARRAYS: &str = include_str!("../../queries/reflection-member-arrays.dl");
 /// The models of the JDK's reflective APIs beyond the paper's
 /// (`queries/models/`), in every variant that resolves reflection.
-const MODELS: [(&str, &str); 12] = [
+const MODELS: [(&str, &str); 13] = [
     (
         "models/encapsulation.dl",
         include_str!("../../queries/models/encapsulation.dl"),
@@ -138,6 +138,10 @@ const MODELS: [(&str, &str); 12] = [
     (
         "models/field-accessors.dl",
         include_str!("../../queries/models/field-accessors.dl"),
+    ),
+    (
+        "models/method-util.dl",
+        include_str!("../../queries/models/method-util.dl"),
     ),
     (
         "models/arrays.dl",
@@ -184,11 +188,12 @@ const MODELS: [(&str, &str); 12] = [
 /// the files in `queries/models/` that every variant reads (privileged,
 /// string-of)
 /// or that every variant resolving reflection reads.
-pub const MODEL_NAMES: [&str; 14] = [
+pub const MODEL_NAMES: [&str; 15] = [
     "privileged",
     "string-of",
     "encapsulation",
     "field-accessors",
+    "method-util",
     "arrays",
     "services",
     "resources",

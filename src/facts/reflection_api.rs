@@ -41,6 +41,11 @@ pub const CONSTRUCTOR_NEW_INSTANCE: &str =
 /// `Method.invoke(Object, Object[])`.
 pub const METHOD_INVOKE: &str =
     "<java.lang.reflect.Method: java.lang.Object invoke(java.lang.Object,java.lang.Object[])>";
+/// `sun.reflect.misc.MethodUtil.invoke(Method, Object, Object[])`: the
+/// JDK's own `Method.invoke` through a trampoline class, its arguments at
+/// `Method.invoke`'s positions; `queries/models/method-util.dl` makes each
+/// of its calls a `Method.invoke` site, reported as one.
+pub const METHOD_UTIL_INVOKE: &str = "<sun.reflect.misc.MethodUtil: java.lang.Object invoke(java.lang.reflect.Method,java.lang.Object,java.lang.Object[])>";
 /// `Field.get(Object)`.
 pub const FIELD_GET: &str = "<java.lang.reflect.Field: java.lang.Object get(java.lang.Object)>";
 /// `Field.set(Object, Object)`.
@@ -449,6 +454,7 @@ pub const LABELS: &[(&str, &str)] = &[
     ("Class.newInstance", CLASS_NEW_INSTANCE),
     ("Constructor.newInstance", CONSTRUCTOR_NEW_INSTANCE),
     ("Method.invoke", METHOD_INVOKE),
+    ("Method.invoke", METHOD_UTIL_INVOKE),
     ("Field.get", FIELD_GET),
     ("Field.set", FIELD_SET),
     ("Class.getMethod", GET_METHOD[0].0),
@@ -503,6 +509,7 @@ pub fn all_signatures() -> Vec<&'static str> {
         CLASS_NEW_INSTANCE,
         CONSTRUCTOR_NEW_INSTANCE,
         METHOD_INVOKE,
+        METHOD_UTIL_INVOKE,
         FIELD_GET,
         FIELD_SET,
         GET_CLASS,
