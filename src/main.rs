@@ -357,8 +357,8 @@ enum Command {
     /// `status`), or a TamiFlex `refl.log` (`Kind;target;caller;line`,
     /// matched by method and source line). Prints the recall per API for
     /// application and JDK callers, the static edges at the traced sites
-    /// (how many targets the analysis gives where the run saw its own),
-    /// the widest of those sites (all of them in JSON), and every missed
+    /// (how many targets the analysis gives where the run saw its own), in
+    /// all and for application and JDK callers apart, the widest of those sites (all of them in JSON), and every missed
     /// edge with its reason: the API has no model, the
     /// site is not in the class path, not reachable, unresolved, or
     /// resolved to other targets only. Edges to classes generated at run
