@@ -1,6 +1,7 @@
-//! Reflection resolution on the fixture idioms (`fixtures/src/reflection`):
-//! the exact export of every idiom under every variant, the report, the
-//! specification round trip, and one run against the JDK's java.base.
+//! Reflection resolution on the fixture idioms (`fixtures/src/reflection`,
+//! and `fixtures/src/internal` for the JDK's internal API): the exact
+//! export of every idiom under every variant, the report, the
+//! specification round trip, and runs against the JDK's java.base.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
