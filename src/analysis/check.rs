@@ -161,19 +161,29 @@ impl Spread {
     }
 }
 
+/// The static edges at some of the traced sites against the run's edges
+/// there.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Width {
+    /// The analysis's targets at those sites.
+    pub static_edges: usize,
+    /// The run's edges there.
+    pub traced: usize,
+}
+
 impl Check {
     /// The static edges at the traced sites against the run's edges
-    /// there (as [`Count`]'s `found` and `traced`), for application
-    /// callers and JDK callers. A site of the JDK's shared code
-    /// (`Arrays.copyOf`, a provider's `getImplClass`) serves every caller
-    /// of the program and the JDK, while the run took the few edges its
-    /// input needed, so the two parts tell different stories.
-    pub fn static_by_caller(&self) -> (Count, Count) {
-        let (mut app, mut jdk) = (Count::default(), Count::default());
+    /// there, for application callers and JDK callers. A site of the
+    /// JDK's shared code (`Arrays.copyOf`, a provider's `getImplClass`)
+    /// serves every caller of the program and the JDK, while the run took
+    /// the few edges its input needed, so the two parts tell different
+    /// stories.
+    pub fn static_by_caller(&self) -> (Width, Width) {
+        let (mut app, mut jdk) = (Width::default(), Width::default());
         for p in &self.spreads {
-            let c = if p.jdk_caller { &mut jdk } else { &mut app };
-            c.found += p.static_targets;
-            c.traced += p.traced;
+            let w = if p.jdk_caller { &mut jdk } else { &mut app };
+            w.static_edges += p.static_targets;
+            w.traced += p.traced;
         }
         (app, jdk)
     }
@@ -672,7 +682,7 @@ pub fn render_text(c: &Check, trace_name: &str) -> String {
     let _ = writeln!(
         s,
         "  application callers: {} (the run took {}); JDK callers: {} (the run took {})",
-        app.found, app.traced, jdk.found, jdk.traced
+        app.static_edges, app.traced, jdk.static_edges, jdk.traced
     );
     let imprecise: Vec<&Spread> = c.spreads.iter().filter(|p| p.imprecise()).collect();
     if !imprecise.is_empty() {
@@ -834,9 +844,9 @@ pub fn render_json(c: &Check) -> String {
         c.traced_sites,
         c.matched_sites,
         c.static_edges,
-        app.found,
+        app.static_edges,
         app.traced,
-        jdk.found,
+        jdk.static_edges,
         jdk.traced,
         apis.join(", "),
         sites.join(", "),
