@@ -358,9 +358,9 @@ enum Command {
     /// matched by method and source line). Prints the recall per API for
     /// application and JDK callers, the static edges at the traced sites
     /// (how many targets the analysis gives where the run saw its own), in
-    /// all and for application and JDK callers apart, the widest of those sites (all of them in JSON), and every missed
-    /// edge with its reason: the API has no model, the
-    /// site is not in the class path, not reachable, unresolved, or
+    /// all and for application and JDK callers apart, the widest of those
+    /// sites (all of them in JSON), and every missed edge with its reason:
+    /// the API has no model, the site is not in the class path, not reachable, unresolved, or
     /// resolved to other targets only. Edges to classes generated at run
     /// time ($$Lambda, $Proxy) and calls that threw (a forName of a
     /// missing class, a lookup of a missing member or constructor) are

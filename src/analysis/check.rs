@@ -279,6 +279,8 @@ pub fn check(
             .collect()
     };
     missing.extend(missing_constructors(db, &edges, &invokes_at)?);
+    // Whether static site `k` is in a method of the JDK's.
+    let jdk_site = |k: usize| !app_methods.contains(&sites[k].site.caller);
 
     let mut out = Check::default();
     let mut traced_sites: BTreeSet<Caller> = BTreeSet::new();
@@ -313,7 +315,7 @@ pub fn check(
             .filter(|&k| sites[k].site.api == edge.api)
             .collect();
         let jdk_caller = match candidates.first() {
-            Some(&k) => !app_methods.contains(&sites[k].site.caller),
+            Some(&k) => jdk_site(k),
             None => is_jdk_class(edge.caller.class()),
         };
         let outcome = if edge.failed || missing.contains(&n) {
@@ -373,7 +375,7 @@ pub fn check(
             api: sites[k].site.api,
             static_targets: sites[k].targets.len(),
             traced,
-            jdk_caller: !app_methods.contains(&sites[k].site.caller),
+            jdk_caller: jdk_site(k),
         })
         .collect();
     out.spreads.sort_by(|a, b| {
