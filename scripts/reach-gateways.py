@@ -34,7 +34,7 @@ def export(refract, args):
 
 
 def main():
-    args = [a for a in sys.argv[1:]]
+    args = sys.argv[1:]
     refract = "refract"
     if "--refract" in args:
         i = args.index("--refract")

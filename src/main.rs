@@ -360,11 +360,11 @@ enum Command {
     /// (how many targets the analysis gives where the run saw its own), in
     /// all and for application and JDK callers apart, the widest of those
     /// sites (all of them in JSON), and every missed edge with its reason:
-    /// the API has no model, the site is not in the class path, not reachable, unresolved, or
-    /// resolved to other targets only. Edges to classes generated at run
-    /// time ($$Lambda, $Proxy) and calls that threw (a forName of a
-    /// missing class, a lookup of a missing member or constructor) are
-    /// counted apart.
+    /// the API has no model, the site is not in the class path, not
+    /// reachable, unresolved, or resolved to other targets only. Edges to
+    /// classes generated at run time ($$Lambda, $Proxy) and calls that
+    /// threw (a forName of a missing class, a lookup of a missing member
+    /// or constructor) are counted apart.
     ///
     /// Exit 0, or 1 when --min-recall is given and not reached.
     ///

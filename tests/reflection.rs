@@ -901,26 +901,16 @@ fn java_base_db() -> &'static Path {
     static DB: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
     let (_, db) = DB.get_or_init(|| {
         let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
-        let jdk = jdk_of(dir.path(), &["java.base"]);
-        let db = dir.path().join("group.db");
         let internal = root().join("fixtures/classes/internal");
-        let (jdk, db_arg) = (jdk.display().to_string(), db.display().to_string());
-        let internal = internal.display().to_string();
-        let classes = classes();
-        let mut args = vec!["analyze", &classes, &internal];
-        for main in JAVA_BASE_GROUP {
-            args.extend(["--main", main]);
-        }
-        args.extend([
-            "--jdk",
-            &jdk,
-            "--reflection",
+        let class_path = [classes(), internal.display().to_string()];
+        let class_path: Vec<&str> = class_path.iter().map(String::as_str).collect();
+        let db = analyze_mains(
+            dir.path(),
+            &class_path,
+            JAVA_BASE_GROUP,
             "points-to",
-            "-q",
-            "-o",
-            &db_arg,
-        ]);
-        refract(&args);
+            &["java.base"],
+        );
         (dir, db)
     });
     db
@@ -935,21 +925,28 @@ fn analyze_against(
     variant: &str,
     modules: &[&str],
 ) -> PathBuf {
-    let jdk = jdk_of(dir, modules);
+    analyze_mains(dir, &[classes], &[main], variant, modules)
+}
+
+/// Analyzes the `mains` of `class_path` with `variant` against the JDK's
+/// `modules`, into a database under `dir`.
+fn analyze_mains(
+    dir: &Path,
+    class_path: &[&str],
+    mains: &[&str],
+    variant: &str,
+    modules: &[&str],
+) -> PathBuf {
+    let jdk = jdk_of(dir, modules).display().to_string();
     let db = dir.join("jdk.db");
-    refract(&[
-        "analyze",
-        classes,
-        "--main",
-        main,
-        "--jdk",
-        &jdk.display().to_string(),
-        "--reflection",
-        variant,
-        "-q",
-        "-o",
-        &db.display().to_string(),
-    ]);
+    let out = db.display().to_string();
+    let mut args = vec!["analyze"];
+    args.extend(class_path);
+    for main in mains {
+        args.extend(["--main", main]);
+    }
+    args.extend(["--jdk", &jdk, "--reflection", variant, "-q", "-o", &out]);
+    refract(&args);
     db
 }
 
