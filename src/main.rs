@@ -179,6 +179,7 @@ enum Command {
     ///   refract analyze app.jar --main app.Main --assume encapsulation -o app.db
     ///   refract analyze app.jar --main app.Main --roots jvm -o app.db
     ///   refract analyze app.jar --main app.Main --no-model bundles,proxies -o app.db
+    ///   refract analyze app.jar --main app.Main --context 1-object -o app.db
     #[command(
         verbatim_doc_comment,
         override_usage = "refract analyze [OPTIONS] <CLASSPATH>... (--main <CLASS> | --roots <KIND>) -o <DB>"
@@ -202,6 +203,13 @@ enum Command {
         /// How reflective calls are resolved.
         #[arg(long, default_value = "points-to")]
         reflection: refract::analysis::Variant,
+        /// The contexts of the points-to analysis: insensitive (one set of
+        /// objects per variable), or 1-object (a method called on an
+        /// object analysed once per allocation site of its receiver). The
+        /// reflection rules read the points-to sets with contexts projected
+        /// away.
+        #[arg(long, default_value = "insensitive", value_name = "KIND")]
+        context: refract::analysis::Context,
         /// Specification file: Fig. 3 lines (`m() @ bci File.java:line => class`)
         /// or the TSV of `refract export targets`.
         #[arg(long)]
@@ -618,6 +626,7 @@ fn run(cli: Cli) -> Result<()> {
             roots,
             jdk,
             reflection,
+            context,
             spec,
             member_arrays,
             assume,
@@ -636,6 +645,7 @@ fn run(cli: Cli) -> Result<()> {
             },
             options: refract::analysis::driver::AnalysisOptions {
                 variant: reflection,
+                context,
                 mains,
                 library_roots: roots.contains(&RootsChoice::Library),
                 jvm_roots: roots.contains(&RootsChoice::Jvm),

@@ -759,7 +759,7 @@ fn explain_prints_the_derivation_of_a_tuple() {
     assert_eq!(
         cut.stdout,
         format!(
-            "reach(\"<r.Upper: void <init>()>\")  [queries/pointsto.dl:136]\n\
+            "reach(\"<r.Upper: void <init>()>\")  [queries/contexts/insensitive.dl:13]\n\
              \x20 IEr(\"{site}\", \"<r.Upper: void <init>()>\")  [queries/reflection.dl:205]\n\
              \x20   newInstanceTargets(\"{site}\", \"r.Upper\")  [queries/reflection.dl:182]\n\
              \x20     newInstanceCandidate(\"{site}\", \"r.Upper\")  \
@@ -1159,6 +1159,7 @@ fn a_database_reads_back_exactly_what_the_analysis_computed() {
     let path = dir.path().join("fields.db");
     let opts = AnalysisOptions {
         variant: Variant::PointsTo,
+        context: Default::default(),
         mains: vec!["Fields".into()],
         library_roots: false,
         jvm_roots: false,

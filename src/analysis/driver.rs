@@ -31,6 +31,8 @@ use std::time::{Duration, Instant};
 pub struct AnalysisOptions {
     /// The reflection variant.
     pub variant: Variant,
+    /// The contexts of the points-to analysis.
+    pub context: super::Context,
     /// Classes whose `main` methods are roots.
     pub mains: Vec<String>,
     /// Every public method of the application's classes is a root.
@@ -209,9 +211,9 @@ fn analyze_unguarded(
         (None, _) => spec::Resolved::default(),
     };
     let mut rules = String::new();
-    for (name, text) in opts
-        .variant
-        .rule_files(opts.member_arrays, opts.spec.is_some())
+    for (name, text) in
+        opts.variant
+            .rule_files(opts.context, opts.member_arrays, opts.spec.is_some())
     {
         let off =
             super::variant::model_of(name).is_some_and(|m| opts.models_off.iter().any(|o| o == m));

@@ -3,6 +3,7 @@
 //! back from their results.
 //!
 //! - [`variant`]: the five versions and their rule files;
+//! - [`context`]: the context kinds of the points-to analysis;
 //! - [`spec`]: user specifications of reflective targets;
 //! - [`driver`]: facts → engine → database;
 //! - [`results`]: reflective sites and their targets, read from a
@@ -14,6 +15,7 @@
 pub mod assume;
 pub mod callgraph;
 pub mod check;
+pub mod context;
 pub mod driver;
 pub mod export;
 pub mod report;
@@ -23,4 +25,5 @@ pub mod trace;
 pub mod variant;
 
 pub use assume::Assume;
+pub use context::Context;
 pub use variant::Variant;

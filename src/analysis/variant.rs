@@ -49,10 +49,17 @@ impl Variant {
     /// The rule files, in order; `member_arrays` adds the rules that fill
     /// the arrays of `getMethods()` and the like, and `spec` the rules that
     /// read a specification file (`--spec`), to the variants that resolve
-    /// reflection (`sound` always reads one).
-    pub fn rule_files(self, member_arrays: bool, spec: bool) -> Vec<(&'static str, &'static str)> {
+    /// reflection (`sound` always reads one). The points-to analysis's
+    /// flow rules are those of `context`.
+    pub fn rule_files(
+        self,
+        context: super::Context,
+        member_arrays: bool,
+        spec: bool,
+    ) -> Vec<(&'static str, &'static str)> {
         let mut files = vec![
             ("pointsto.dl", POINTSTO),
+            context.rule_file(),
             ("models/privileged.dl", PRIVILEGED),
             ("models/string-of.dl", STRING_OF),
         ];
@@ -280,7 +287,7 @@ mod tests {
     #[test]
     fn every_model_is_a_file_that_some_variant_reads() {
         let files: Vec<&str> = (Variant::ALL.into_iter())
-            .flat_map(|v| v.rule_files(false, false))
+            .flat_map(|v| v.rule_files(Default::default(), false, false))
             .map(|(name, _)| name)
             .collect();
         for model in MODEL_NAMES {

@@ -1,0 +1,62 @@
+//! Context sensitivity: how the points-to analysis tells apart the calls
+//! of one method, and the rule file each kind runs
+//! (`queries/contexts/`).
+
+use std::fmt;
+use std::str::FromStr;
+
+/// The contexts of the points-to analysis's flow rules.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Context {
+    /// One set of objects per variable, one set of targets per call site
+    /// (`queries/contexts/insensitive.dl`).
+    #[default]
+    Insensitive,
+    /// A method called on an object runs in the context of the object's
+    /// allocation site, a static method in its caller's; the heap has no
+    /// context (`queries/contexts/1-object.dl`).
+    OneObject,
+}
+
+impl Context {
+    /// Every kind, in the order `--help` lists them.
+    pub const ALL: [Context; 2] = [Context::Insensitive, Context::OneObject];
+
+    /// The name used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Context::Insensitive => "insensitive",
+            Context::OneObject => "1-object",
+        }
+    }
+
+    /// The flow rules of this kind: its file in `queries/contexts/`.
+    pub fn rule_file(self) -> (&'static str, &'static str) {
+        match self {
+            Context::Insensitive => ("contexts/insensitive.dl", INSENSITIVE),
+            Context::OneObject => ("contexts/1-object.dl", ONE_OBJECT),
+        }
+    }
+}
+
+const INSENSITIVE: &str = include_str!("../../queries/contexts/insensitive.dl");
+const ONE_OBJECT: &str = include_str!("../../queries/contexts/1-object.dl");
+
+impl fmt::Display for Context {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Context {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Context::ALL
+            .into_iter()
+            .find(|c| c.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Context::ALL.iter().map(|c| c.name()).collect();
+                format!("unknown context kind {s:?} ({})", names.join(", "))
+            })
+    }
+}
