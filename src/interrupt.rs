@@ -118,7 +118,7 @@ fn stop() -> ! {
 }
 
 /// Allocations below this size skip [`reserve`]'s check (see there).
-pub const RESERVE_UNCHECKED: u64 = 16 << 20;
+const RESERVE_UNCHECKED: u64 = 16 << 20;
 
 /// Stops the work in progress, as over the memory budget, if `bytes` more
 /// would take the resident set past it; otherwise polls as [`poll`] does.

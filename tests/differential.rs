@@ -484,11 +484,13 @@ type Tuples = BTreeSet<Vec<u64>>;
 /// with allocations, copies, field and array accesses, static and
 /// virtual calls. Checks every relation of `names` that the kind has
 /// against the naive evaluator, and returns them for each context kind
-/// (None where the kind has no such relation).
+/// (`Context::ALL`, in its order; None where the kind has no such
+/// relation).
 fn points_to_on_random_program(
     seed: u64,
     names: &[&str],
 ) -> Vec<(&'static str, Vec<Option<Tuples>>)> {
+    use refract::analysis::context::Context;
     use refract::facts::schema::DOMAINS;
     use refract::facts::write::schema_text;
     let mut rng = Rng(seed);
@@ -597,13 +599,8 @@ fn points_to_on_random_program(
     let schema = schema_text(&sizes).replace(".map.zst", ".map");
     let pointsto = include_str!("../queries/pointsto.dl");
     let mut out = Vec::new();
-    for (kind, flow) in [
-        (
-            "insensitive",
-            include_str!("../queries/contexts/insensitive.dl"),
-        ),
-        ("1-object", include_str!("../queries/contexts/1-object.dl")),
-    ] {
+    for context in Context::ALL {
+        let (kind, flow) = (context.name(), context.rule_file().1);
         let text = format!("{schema}\n{pointsto}\n{flow}\n");
         let parsed = parse_str(&text, "p.dl", dir.path()).unwrap();
         let prog = resolve(&parsed).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
