@@ -204,7 +204,8 @@ enum Command {
         #[arg(long, default_value = "points-to")]
         reflection: refract::analysis::Variant,
         /// The contexts of the points-to analysis: insensitive (one set of
-        /// objects per variable), or 1-object (a method called on an
+        /// objects per variable), 1-call-site (a method analysed once per
+        /// call site that calls it), or 1-object (a method called on an
         /// object analysed once per allocation site of its receiver). The
         /// reflection rules read the points-to sets with contexts projected
         /// away.

@@ -29,16 +29,22 @@ fn refract(args: &[&str]) -> String {
 /// Analyses fixture `Contexts` without a JDK under `variant` and context
 /// `kind`; its database.
 fn analyze(dir: &Path, variant: &str, kind: &str) -> String {
+    analyze_main(dir, "Contexts", variant, kind)
+}
+
+/// Analyses the fixtures of `fixtures/classes/contexts` from `main`,
+/// without a JDK, under `variant` and context `kind`; its database.
+fn analyze_main(dir: &Path, main: &str, variant: &str, kind: &str) -> String {
     let classes = root().join("fixtures/classes/contexts");
     let db = dir
-        .join(format!("{variant}-{kind}.db"))
+        .join(format!("{main}-{variant}-{kind}.db"))
         .display()
         .to_string();
     refract(&[
         "analyze",
         &classes.display().to_string(),
         "--main",
-        "Contexts",
+        main,
         "--jdk",
         "none",
         "--reflection",
@@ -134,6 +140,53 @@ fn one_object_separates_the_calls_of_a_method_on_two_receivers() {
     assert_eq!(out, "r: 4 tuples\ncreach: 24 tuples\n", "{out}");
 }
 
+/// `CallSites.id(o)`, a static method called from two sites, returns
+/// both names at both calls without contexts and under `1-object` (a
+/// static method runs in its caller's context, here no object's). Under
+/// `1-call-site` it runs once per site, and each `Class.forName` loads
+/// its own class.
+#[test]
+fn one_call_site_separates_the_calls_of_a_static_method() {
+    let dir = tempfile::tempdir().unwrap();
+    let main = "CallSites\tmain\t([Ljava/lang/String;)V";
+    let both = format!(
+        "{HEADER}{main}\t8\t27\tClass.forName\tCallSites$First\n\
+         {main}\t8\t27\tClass.forName\tCallSites$Second\n\
+         {main}\t20\t28\tClass.forName\tCallSites$First\n\
+         {main}\t20\t28\tClass.forName\tCallSites$Second\n"
+    );
+    for kind in ["insensitive", "1-object"] {
+        let db = analyze_main(dir.path(), "CallSites", "points-to", kind);
+        assert_eq!(refract(&["export", "targets", &db]), both, "{kind}");
+    }
+    let db = analyze_main(dir.path(), "CallSites", "points-to", "1-call-site");
+    assert_eq!(
+        refract(&["export", "targets", &db]),
+        format!(
+            "{HEADER}{main}\t8\t27\tClass.forName\tCallSites$First\n\
+             {main}\t20\t28\tClass.forName\tCallSites$Second\n"
+        )
+    );
+    // `main` runs in the context of no call site; `id` and `forName` in
+    // each of their sites'; `o` holds one name in each context, the
+    // first site's its own.
+    let id = "<CallSites: java.lang.Object id(java.lang.Object)>";
+    let site = format!("<CallSites: void main(java.lang.String[])>[2@L27] invokestatic {id}");
+    let out = refract(&[
+        "query",
+        &db,
+        &format!(r#"o(c, h) :- cvP(c, v, h), formal("{id}", 0, v)."#),
+        &format!(r#"first(h) :- cvP("{site}", v, h), formal("{id}", 0, v)."#),
+        "first(h)?",
+        ".count o",
+        ".count creach",
+    ]);
+    assert_eq!(
+        out,
+        " h\n-------------------\n \"CallSites$First\"\n1 tuple\no: 2 tuples\ncreach: 5 tuples\n"
+    );
+}
+
 /// Every variant that resolves reflection runs with contexts, and
 /// reaches what it reaches without them on this fixture.
 #[test]
@@ -141,9 +194,11 @@ fn every_variant_runs_with_contexts() {
     let dir = tempfile::tempdir().unwrap();
     for variant in ["none", "local", "casts", "infer"] {
         let insensitive = analyze(dir.path(), variant, "insensitive");
-        let object = analyze(dir.path(), variant, "1-object");
         let count = |db: &str| refract(&["query", db, ".count reach"]);
-        assert_eq!(count(&insensitive), count(&object), "{variant}");
+        for kind in ["1-call-site", "1-object"] {
+            let db = analyze(dir.path(), variant, kind);
+            assert_eq!(count(&insensitive), count(&db), "{variant}, {kind}");
+        }
     }
 }
 
@@ -163,7 +218,7 @@ fn an_unknown_context_kind_is_refused_with_the_kinds() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("unknown context kind \"2-type\" (insensitive, 1-object)"),
+        err.contains("unknown context kind \"2-type\" (insensitive, 1-call-site, 1-object)"),
         "{err}"
     );
 }

@@ -16,17 +16,26 @@ pub enum Context {
     /// allocation site, a static method in its caller's; the heap has no
     /// context (`queries/contexts/1-object.dl`).
     OneObject,
+    /// Every method runs in the context of the call site that called it,
+    /// static or not; the heap has no context
+    /// (`queries/contexts/1-call-site.dl`).
+    OneCallSite,
 }
 
 impl Context {
     /// Every kind, in the order `--help` lists them.
-    pub const ALL: [Context; 2] = [Context::Insensitive, Context::OneObject];
+    pub const ALL: [Context; 3] = [
+        Context::Insensitive,
+        Context::OneCallSite,
+        Context::OneObject,
+    ];
 
     /// The name used on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {
             Context::Insensitive => "insensitive",
             Context::OneObject => "1-object",
+            Context::OneCallSite => "1-call-site",
         }
     }
 
@@ -35,12 +44,14 @@ impl Context {
         match self {
             Context::Insensitive => ("contexts/insensitive.dl", INSENSITIVE),
             Context::OneObject => ("contexts/1-object.dl", ONE_OBJECT),
+            Context::OneCallSite => ("contexts/1-call-site.dl", ONE_CALL_SITE),
         }
     }
 }
 
 const INSENSITIVE: &str = include_str!("../../queries/contexts/insensitive.dl");
 const ONE_OBJECT: &str = include_str!("../../queries/contexts/1-object.dl");
+const ONE_CALL_SITE: &str = include_str!("../../queries/contexts/1-call-site.dl");
 
 impl fmt::Display for Context {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -164,6 +164,10 @@ pub struct FactsBuilder {
     /// V: (method or `u32::MAX` for globals, local name).
     vars: Vec<(u32, Box<str>)>,
     sites: Vec<SiteName>,
+    /// Call sites that the analysis's rules name and no class has (the
+    /// context of no call site, `<no call site>`), numbered after the
+    /// program's own (see [`Self::hold_site`]).
+    held_sites: Vec<String>,
     /// The tuples of each relation, flattened.
     pub rels: Vec<Vec<u32>>,
     /// Largest argument position, bytecode index and line seen.
@@ -275,6 +279,7 @@ impl FactsBuilder {
             exception_heaps: FxHashMap::default(),
             vars: vec![(u32::MAX, "<global>".into())],
             sites: Vec::new(),
+            held_sites: Vec::new(),
             rels: vec![Vec::new(); RELATION_COUNT],
             max_z: 0,
             max_bci: 0,
@@ -1962,6 +1967,24 @@ impl FactsBuilder {
         self.sites.len()
     }
 
+    /// The size of the `I` domain: the invocation sites, then the names
+    /// that the rules hold ([`Self::hold_site`]).
+    pub fn site_domain_size(&self) -> usize {
+        self.sites.len() + self.held_sites.len()
+    }
+
+    /// Adds `name` to the `I` domain after the invocation sites, unless it
+    /// is there already: a name that the analysis's rules use as a
+    /// constant and that no instruction is (`<no call site>`, the context
+    /// of the methods that no call site calls). A name of the form of a
+    /// real site (`<caller>[bci@Lline] ...`) is not added: the rules never
+    /// name one, and it would stand for a second site of that name.
+    pub fn hold_site(&mut self, name: &str) {
+        if !name.contains('[') && !self.held_sites.iter().any(|n| n == name) {
+            self.held_sites.push(name.to_string());
+        }
+    }
+
     /// The method, bytecode index and line of invocation site `i`.
     pub fn site_info(&self, i: u32) -> (u32, u32, u32) {
         let s = &self.sites[i as usize];
@@ -1974,9 +1997,12 @@ impl FactsBuilder {
     }
 
     /// The name of invocation site `i` for the `I` map:
-    /// `<caller>[bci@Lline] invokekind <target>`.
+    /// `<caller>[bci@Lline] invokekind <target>`, or a held name
+    /// ([`Self::hold_site`]).
     pub fn site_name(&self, i: u32) -> String {
-        let s = &self.sites[i as usize];
+        let Some(s) = self.sites.get(i as usize) else {
+            return self.held_sites[i as usize - self.sites.len()].clone();
+        };
         format!(
             "{}[{}@L{}] {} {}",
             self.methods.name(s.method),

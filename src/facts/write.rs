@@ -27,7 +27,7 @@ pub fn domain_sizes(b: &FactsBuilder) -> Vec<(&'static str, u64)> {
                 "T" => b.types.len(),
                 "F" => b.fields.len(),
                 "M" => b.methods.len(),
-                "I" => b.site_count(),
+                "I" => b.site_domain_size(),
                 "N" => b.names.len(),
                 "Z" => b.max_z as usize + 1,
                 "MOD" => b.modifiers.len(),
@@ -45,10 +45,18 @@ pub fn domain_sizes(b: &FactsBuilder) -> Vec<(&'static str, u64)> {
 /// (see [`crate::datalog::constants`]): quoted names of types, methods,
 /// fields, names and modifiers are added to their maps, and the numbered
 /// domains (argument positions, bytecode indices, lines) grow to hold the
-/// largest number. A constant of another domain (a variable, a heap
-/// object, a site) cannot be made up; the resolver reports it.
+/// largest number. A call site that no instruction is (`<no call
+/// site>`, the context of the methods no site calls) is added after the
+/// program's sites. A constant of another domain (a variable, a heap
+/// object, a real site) cannot be made up; the resolver reports it.
 pub fn hold_constants(b: &mut FactsBuilder, c: &crate::datalog::constants::Constants) {
     for (domain, names) in &c.names {
+        if domain == "I" {
+            for n in names {
+                b.hold_site(n);
+            }
+            continue;
+        }
         let interner = match domain.as_str() {
             "T" => &mut b.types,
             "M" => &mut b.methods,
@@ -162,7 +170,7 @@ pub fn write_maps_and_schema(b: &FactsBuilder, dir: &Path) -> io::Result<Vec<(St
             "T" => write_lines(&path, b.types.len(), |k| b.types.names()[k].clone()),
             "F" => write_lines(&path, b.fields.len(), |k| b.fields.names()[k].clone()),
             "M" => write_lines(&path, b.methods.len(), |k| b.methods.names()[k].clone()),
-            "I" => write_lines(&path, b.site_count(), |k| b.site_name(k as u32)),
+            "I" => write_lines(&path, b.site_domain_size(), |k| b.site_name(k as u32)),
             "N" => write_lines(&path, b.names.len(), |k| b.names.names()[k].clone()),
             "MOD" => write_lines(&path, b.modifiers.len(), |k| b.modifiers.names()[k].clone()),
             "PKG" => write_lines(&path, b.packages.len(), |k| b.packages.names()[k].clone()),
