@@ -321,6 +321,29 @@ pub fn named_tuples(b: &FactsBuilder, relation: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    /// A site that the rules name and no instruction is comes after the
+    /// program's sites, once; a name of a real site's form is not made up.
+    #[test]
+    fn held_sites_follow_the_program_s_sites() {
+        let mut b = FactsBuilder::new();
+        let mut c = crate::datalog::constants::Constants::default();
+        let names = [
+            "<no call site>",
+            "<C: void m()>[3@L7] invokestatic <D: void n()>",
+        ];
+        c.names
+            .insert("I".into(), names.iter().map(|n| n.to_string()).collect());
+        hold_constants(&mut b, &c);
+        hold_constants(&mut b, &c);
+        assert_eq!(b.site_count(), 0);
+        assert_eq!(b.site_domain_size(), 1);
+        assert_eq!(element_name(&b, "I", 0), "<no call site>");
+        let sizes = domain_sizes(&b);
+        assert!(sizes.contains(&("I", 1)), "{sizes:?}");
+    }
+
     #[test]
     fn decimals_are_written_in_full() {
         let mut out = Vec::new();
