@@ -167,9 +167,9 @@ enum Command {
     ///
     /// --no-model switches off a model of queries/models/ (its relations
     /// stay empty), to measure what it costs and finds on the same facts:
-    /// privileged, string-of, encapsulation, field-accessors, method-util,
-    /// arrays, services, resources, bundles, proxies, method-handles,
-    /// jvm-callbacks, annotations, launcher, configuration.
+    /// privileged, string-of, arraycopy, encapsulation, field-accessors,
+    /// method-util, arrays, services, resources, bundles, proxies,
+    /// method-handles, jvm-callbacks, annotations, launcher, configuration.
     ///
     /// Examples:
     ///   refract analyze fixtures/classes/reflection --main Invoke --jdk none -o demo.db

@@ -190,6 +190,51 @@ fn one_call_site_separates_the_calls_of_a_static_method() {
 /// Every variant that resolves reflection runs with contexts, and
 /// reaches what it reaches without them on this fixture.
 #[test]
+fn array_copies_are_made_at_each_call_in_its_context() {
+    // queries/models/arraycopy.dl: each System.arraycopy copies its own
+    // call's elements; through the helper `copy`, called from two sites,
+    // only a call-site context keeps the two copies apart.
+    let dir = tempfile::tempdir().unwrap();
+    let main = "Copies\tmain\t([Ljava/lang/String;)V";
+    let direct = format!("{HEADER}{main}\t27\t12\tClass.forName\tCopies$A\n");
+    let merged = format!(
+        "{direct}{main}\t73\t18\tClass.forName\tCopies$B\n\
+         {main}\t73\t18\tClass.forName\tCopies$C\n\
+         {main}\t83\t19\tClass.forName\tCopies$B\n\
+         {main}\t83\t19\tClass.forName\tCopies$C\n"
+    );
+    for kind in ["insensitive", "1-object"] {
+        let db = analyze_main(dir.path(), "Copies", "points-to", kind);
+        assert_eq!(refract(&["export", "targets", &db]), merged, "{kind}");
+    }
+    let db = analyze_main(dir.path(), "Copies", "points-to", "1-call-site");
+    assert_eq!(
+        refract(&["export", "targets", &db]),
+        format!(
+            "{direct}{main}\t73\t18\tClass.forName\tCopies$B\n\
+             {main}\t83\t19\tClass.forName\tCopies$C\n"
+        )
+    );
+    // Switched off, nothing is copied: the facts hold no copy.
+    let off = dir.path().join("off.db").display().to_string();
+    let classes = root().join("fixtures/classes/contexts");
+    refract(&[
+        "analyze",
+        &classes.display().to_string(),
+        "--main",
+        "Copies",
+        "--jdk",
+        "none",
+        "--no-model",
+        "arraycopy",
+        "-q",
+        "-o",
+        &off,
+    ]);
+    assert_eq!(refract(&["export", "targets", &off]), HEADER);
+}
+
+#[test]
 fn every_variant_runs_with_contexts() {
     let dir = tempfile::tempdir().unwrap();
     for variant in ["none", "local", "casts", "infer"] {

@@ -70,15 +70,13 @@ fn whole_jdk_loads_without_failures() {
             "{start0}\t{start0}[0@L0] invokevirtual <java.lang.Thread: void run()>\tvoid run()"
         )]
     );
+    // The facts hold no copy for it: queries/models/arraycopy.dl makes
+    // each call's copy (tests/contexts.rs).
     let copy = "<java.lang.System: void arraycopy(java.lang.Object,int,java.lang.Object,int,int)>";
     let stores = named_tuples(&f.builder, "S");
     assert!(!stores.iter().any(|t| t.starts_with(copy)));
     let to_array = "<java.util.Arrays$ArrayList: java.lang.Object[] toArray(java.lang.Object[])>";
-    let copies: Vec<_> = stores
-        .iter()
-        .filter(|t| t.starts_with(to_array) && t.contains("/copy@"))
-        .collect();
-    assert_eq!(copies, [&format!("{to_array}/p0\t[]\t{to_array}/copy@32")]);
+    assert!(!stores.iter().any(|t| t.starts_with(to_array)));
     // Collections: the instance methods of the modelled classes store and
     // load nothing (their call sites are answered instead).
     let put = "<java.util.HashMap: java.lang.Object put(java.lang.Object,java.lang.Object)>";

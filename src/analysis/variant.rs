@@ -62,6 +62,7 @@ impl Variant {
             context.rule_file(),
             ("models/privileged.dl", PRIVILEGED),
             ("models/string-of.dl", STRING_OF),
+            ("models/arraycopy.dl", ARRAYCOPY),
         ];
         match self {
             Variant::None => {}
@@ -128,6 +129,9 @@ const PRIVILEGED: &str = include_str!("../../queries/models/privileged.dl");
 /// at their call sites (`queries/models/string-of.dl`): part of the
 /// points-to analysis, in every variant.
 const STRING_OF: &str = include_str!("../../queries/models/string-of.dl");
+/// System.arraycopy copies at each call site (`queries/models/arraycopy.dl`):
+/// part of the points-to analysis, in every variant.
+const ARRAYCOPY: &str = include_str!("../../queries/models/arraycopy.dl");
 const REFLECTION: &str = include_str!("../../queries/reflection.dl");
 const LOCAL: &str = include_str!("../../queries/reflection-local.dl");
 const STRINGS: &str = include_str!("../../queries/reflection-strings.dl");
@@ -193,11 +197,11 @@ const MODELS: [(&str, &str); 13] = [
 ];
 /// The names of the models that `--no-model` switches off: the stems of
 /// the files in `queries/models/` that every variant reads (privileged,
-/// string-of)
-/// or that every variant resolving reflection reads.
-pub const MODEL_NAMES: [&str; 15] = [
+/// string-of, arraycopy) or that every variant resolving reflection reads.
+pub const MODEL_NAMES: [&str; 16] = [
     "privileged",
     "string-of",
+    "arraycopy",
     "encapsulation",
     "field-accessors",
     "method-util",

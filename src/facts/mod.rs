@@ -23,7 +23,6 @@ pub mod write;
 use crate::classfile::descriptor::method_desc;
 use crate::classfile::model::{access, read_class, ClassInfo, ModuleDecl};
 use crate::classpath::{ClassPath, LoadProblem};
-use crate::ir::call_site_models::answer_at_call_sites;
 use crate::ir::containers;
 use crate::ir::lower::lower_method;
 use crate::ir::parameter_fields::split_parameter_fields;
@@ -319,7 +318,7 @@ fn without_circular_classes(
 
 /// Lowers every method of a class that has a body or a native model, with
 /// the calls answered at the call site added (collections, see
-/// [`containers`]; [`answer_at_call_sites`]) and returned parameters taken
+/// [`containers`]) and returned parameters taken
 /// out of the bodies (see [`split_returned_parameters`]), as are the
 /// stores of parameters into parameters' fields
 /// ([`split_parameter_fields`]). The instance methods of the modelled
@@ -361,7 +360,6 @@ fn lower_class(c: &ClassInfo) -> Vec<(usize, Result<MethodIr, String>)> {
             containers::answer_container_calls(ir, &c.name);
         }
         builder_concats(ir);
-        answer_at_call_sites(ir);
         split_returned_parameters(ir);
         split_parameter_fields(ir);
     }

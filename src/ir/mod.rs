@@ -11,8 +11,6 @@
 //! - [`lower`]: the stack-to-variable translation;
 //! - [`invokedynamic`]: string concatenation and lambdas;
 //! - [`natives`]: models of JDK natives that move objects or start code;
-//! - [`call_site_models`]: library calls answered where they are called
-//!   (`System.arraycopy`);
 //! - [`containers`]: the JDK's collections, each object with its own
 //!   elements, answered at each call site;
 //! - [`copies`]: removing the variables that only copy another;
@@ -26,7 +24,6 @@
 //! - [`parameter_types`]: the `Class[]` arrays that spell a parameter list;
 //! - [`string_builders`]: javac's `StringBuilder` chains as concatenations.
 
-pub mod call_site_models;
 pub mod containers;
 pub mod copies;
 pub mod flow;

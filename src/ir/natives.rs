@@ -14,7 +14,7 @@ use crate::classfile::model::MemberRef;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NativeModel {
     /// `System.arraycopy`: an empty body. Each call site copies its own
-    /// arrays (see [`super::call_site_models`]); copied here, every array
+    /// arrays (`queries/models/arraycopy.dl`); copied here, every array
     /// ever copied from would reach every array ever copied into.
     ArrayCopy,
     /// Returns its receiver: `Object.clone` (a shallow copy keeps the
