@@ -5,6 +5,8 @@
 //! - [`classpath`], [`classfile`]: jars, jmods and directories to parsed
 //!   class files (our own bytecode decoder);
 //! - [`ir`]: method bodies lowered to a small three-address form;
+//! - [`models`]: the JDK's natives and collections, modelled on the IR
+//!   (the other models are Datalog, in `queries/models/`);
 //! - [`facts`]: the IR as relations over program domains (V, H, I, M, ...);
 //! - [`bdd`]: relations as binary decision diagrams over domain instances;
 //! - [`datalog`]: bddbddb's Datalog language, parsed, checked, stratified
@@ -35,6 +37,7 @@ pub mod facts;
 pub mod interrupt;
 pub mod io;
 pub mod ir;
+pub mod models;
 pub mod session;
 pub mod shell;
 pub mod trace;

@@ -143,6 +143,11 @@ enum Command {
         /// object of its own, instead of one object per table.
         #[arg(long)]
         no_merge_tables: bool,
+        /// Switch off a model of the front end by name: `containers`, the
+        /// JDK's collections (queries/models/containers.tsv).
+        #[arg(long = "no-model", value_name = "MODEL", value_delimiter = ',',
+              value_parser = clap::builder::PossibleValuesParser::new(refract::models::FRONT_END_MODELS))]
+        models_off: Vec<String>,
     },
     /// Analyse a program: points-to analysis, call graph and reflection.
     ///
@@ -248,9 +253,11 @@ enum Command {
         #[arg(long = "locale", value_name = "LOCALE", value_delimiter = ',', value_parser = parse_locale)]
         locales: Vec<String>,
         /// Switch off a model of queries/models/ by name (comma-separated or
-        /// repeated): its relations stay empty.
+        /// repeated): its relations stay empty (`containers`: the facts
+        /// are built without the model of the JDK's collections).
         #[arg(long = "no-model", value_name = "MODEL", value_delimiter = ',',
-              value_parser = clap::builder::PossibleValuesParser::new(refract::analysis::variant::MODEL_NAMES))]
+              value_parser = clap::builder::PossibleValuesParser::new(
+                  refract::analysis::variant::MODEL_NAMES.into_iter().chain(refract::models::FRONT_END_MODELS)))]
         models_off: Vec<String>,
         /// The BDD variable order, in bddbddb's `.bddvarorder` form
         /// (`V0xV1_H0_...`), instead of the one queries/pointsto.dl gives:
@@ -513,6 +520,17 @@ enum ExportCommand {
     },
 }
 
+/// The front end's options: the heap abstraction, and the models of
+/// [`refract::models`] that `--no-model` switches off.
+fn facts_options(no_merge_tables: bool, models_off: &[String]) -> refract::facts::FactsOptions {
+    refract::facts::FactsOptions {
+        heap: refract::facts::HeapOptions {
+            merge_tables: !no_merge_tables,
+        },
+        containers: !models_off.iter().any(|m| m == "containers"),
+    }
+}
+
 /// A `--locale` value: a locale as bundle names spell it (`en`, `en_US`,
 /// `zh_Hant_TW`), not a BCP 47 tag (`en-US`).
 fn parse_locale(s: &str) -> Result<String, String> {
@@ -610,15 +628,14 @@ fn run(cli: Cli) -> Result<()> {
             quiet,
             dump,
             no_merge_tables,
+            models_off,
         } => {
-            let heap = refract::facts::HeapOptions {
-                merge_tables: !no_merge_tables,
-            };
+            let opts = facts_options(no_merge_tables, &models_off);
             match output {
                 Some(output) if dump.is_empty() => {
-                    cli::facts::facts(&classpath, &jdk, &heap, &output, force, quiet)
+                    cli::facts::facts(&classpath, &jdk, &opts, &output, force, quiet)
                 }
-                _ => cli::facts::dump(&classpath, &jdk, &heap, &dump, quiet),
+                _ => cli::facts::dump(&classpath, &jdk, &opts, &dump, quiet),
             }
         }
         Command::Analyze {
@@ -641,9 +658,7 @@ fn run(cli: Cli) -> Result<()> {
         } => cli::analyze::run_analyze(cli::analyze::AnalyzeArgs {
             classpath,
             jdk,
-            heap: refract::facts::HeapOptions {
-                merge_tables: !no_merge_tables,
-            },
+            facts: facts_options(no_merge_tables, &models_off),
             options: refract::analysis::driver::AnalysisOptions {
                 variant: reflection,
                 context,

@@ -1142,7 +1142,7 @@ fn properties_are_input_against_the_jdk_java_base() {
 }
 
 /// Each of the JDK's collections keeps its own elements (see
-/// `src/ir/containers.rs`): against java.base, the name read from one map
+/// `src/models/containers.rs`): against java.base, the name read from one map
 /// is that map's, a list copied and iterated gives its own, and an entry
 /// set gives its map's values. Followed into the JDK's code (before the
 /// summaries), each of the three sites received seven names: all three of
@@ -1165,8 +1165,59 @@ fn collections_keep_their_own_elements_against_the_jdk_java_base() {
     );
 }
 
+/// `--no-model containers` builds the facts without the model of the
+/// collections (`queries/models/containers.tsv`): without a JDK the
+/// model answers `put` and `get` at their call sites and each of
+/// `Containers`' three sites finds its class; switched off, `get` has no
+/// body to return anything, and the sites find none. `refract facts`
+/// takes the switch too, and both databases record it.
+#[test]
+fn the_container_model_switches_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut exports = Vec::new();
+    for off in [false, true] {
+        let db = dir.path().join(format!("{off}.db")).display().to_string();
+        let mut args = vec!["analyze", "--main", "Containers", "--jdk", "none", "-q"];
+        args.extend(["--reflection", "points-to", "-o", &db]);
+        if off {
+            args.extend(["--no-model", "containers"]);
+        }
+        let classes = classes();
+        args.push(&classes);
+        let exported = refract(&args);
+        assert_eq!(exported, "");
+        let targets = refract(&["export", "targets", &db]);
+        exports.push(
+            (targets.lines())
+                .filter(|l| l.starts_with("Containers\tmain\t"))
+                .map(|l| l.rsplit('\t').next().unwrap_or("").to_string())
+                .collect::<Vec<_>>(),
+        );
+        let manifest = std::fs::read_to_string(Path::new(&db).join("metadata.tsv")).unwrap();
+        assert_eq!(manifest.contains("option\tno-model\tcontainers\n"), off);
+    }
+    assert_eq!(exports, [vec!["r.Upper", "r.Lower", "r.Shape"], vec![]]);
+    let facts = dir.path().join("facts.db").display().to_string();
+    refract(&[
+        "facts",
+        &classes(),
+        "--jdk",
+        "none",
+        "--no-model",
+        "containers",
+        "-q",
+        "-o",
+        &facts,
+    ]);
+    let manifest = std::fs::read_to_string(Path::new(&facts).join("metadata.tsv")).unwrap();
+    assert!(
+        manifest.contains("option\tno-model\tcontainers\n"),
+        "{manifest}"
+    );
+}
+
 /// The JDK's immutable and wrapped collections keep their own elements
-/// too (the factories of `src/ir/containers.rs`): against java.base, each
+/// too (the factories of `src/models/containers.rs`): against java.base, each
 /// of `List.of`, `Set.of`, `Map.of`, `List.copyOf` and
 /// `Collections.unmodifiableList(Arrays.asList(..))` gives its site the
 /// one name the run loaded (tests/data/traces/Immutable.tsv). Before the
@@ -1187,7 +1238,7 @@ fn string_value_of_gives_each_call_its_own_string_against_the_jdk_java_base() {
 }
 
 /// The functions given to `Map.computeIfAbsent` are called with their
-/// own map's keys (fixture `Computed`, `src/ir/containers.rs`): each of
+/// own map's keys (fixture `Computed`, `src/models/containers.rs`): each of
 /// its two `forName` sites loads exactly the class that the traced run
 /// loaded there. When the collections' summaries passed the one `key`
 /// parameter of `ConcurrentHashMap.computeIfAbsent` on to the function,

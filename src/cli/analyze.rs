@@ -8,7 +8,7 @@ use refract::classpath::jdk::JdkChoice;
 use refract::database::manifest::ManifestBuilder;
 use refract::database::Database;
 use refract::datalog::observer::SharedObserver;
-use refract::facts::{generate_with, HeapOptions, Progress};
+use refract::facts::{generate_with, FactsOptions, Progress};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -19,8 +19,8 @@ pub struct AnalyzeArgs {
     pub classpath: Vec<PathBuf>,
     /// The JDK.
     pub jdk: JdkChoice,
-    /// The heap abstraction of the facts.
-    pub heap: HeapOptions,
+    /// The heap abstraction and the front end's models.
+    pub facts: FactsOptions,
     /// The analysis options.
     pub options: AnalysisOptions,
     /// The database to write.
@@ -53,10 +53,10 @@ pub fn run_analyze(a: AnalyzeArgs) -> Result<()> {
     // any work.
     let mut manifest = ManifestBuilder::new("analyze");
     super::facts::record_inputs(&mut manifest, &a.classpath, &a.jdk)?;
-    super::facts::record_heap(&mut manifest, &a.heap);
+    super::facts::record_heap(&mut manifest, &a.facts.heap);
     let bar = ProgressLine::new(a.quiet);
     let start = std::time::Instant::now();
-    let facts = generate_with(&cp, &a.heap, &|p| match p {
+    let facts = generate_with(&cp, &a.facts, &|p| match p {
         Progress::Read(n) => bar.show("reading", n, n),
         Progress::Translated(d, t) => bar.show("translating", d, t),
     });

@@ -6,7 +6,7 @@ use refract::classpath::jdk::{jmods, JdkChoice};
 use refract::classpath::ClassPath;
 use refract::database::manifest::ManifestBuilder;
 use refract::facts::write::write_database;
-use refract::facts::{generate_with, HeapOptions, Progress};
+use refract::facts::{generate_with, FactsOptions, HeapOptions, Progress};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -18,7 +18,7 @@ const SHOWN_PROBLEMS: usize = 20;
 pub fn dump(
     classpath: &[PathBuf],
     jdk: &JdkChoice,
-    heap: &HeapOptions,
+    opts: &FactsOptions,
     relations: &[String],
     quiet: bool,
 ) -> Result<()> {
@@ -31,7 +31,7 @@ pub fn dump(
     }
     let cp = class_path(classpath, jdk)?;
     let bar = ProgressLine::new(quiet);
-    let facts = generate_with(&cp, heap, &|p| match p {
+    let facts = generate_with(&cp, opts, &|p| match p {
         Progress::Read(n) => bar.show("reading", n, n),
         Progress::Translated(d, t) => bar.show("translating", d, t),
     });
@@ -64,7 +64,7 @@ pub fn dump(
 pub fn facts(
     classpath: &[PathBuf],
     jdk: &JdkChoice,
-    heap: &HeapOptions,
+    opts: &FactsOptions,
     output: &Path,
     force: bool,
     quiet: bool,
@@ -76,10 +76,13 @@ pub fn facts(
     // any work.
     let mut manifest = ManifestBuilder::new("facts");
     record_inputs(&mut manifest, classpath, jdk)?;
-    record_heap(&mut manifest, heap);
+    record_heap(&mut manifest, &opts.heap);
+    if !opts.containers {
+        manifest.option("no-model", "containers");
+    }
     let bar = ProgressLine::new(quiet);
     let start = std::time::Instant::now();
-    let facts = generate_with(&cp, heap, &|p| match p {
+    let facts = generate_with(&cp, opts, &|p| match p {
         Progress::Read(n) => bar.show("reading", n, n),
         Progress::Translated(d, t) => bar.show("translating", d, t),
     });

@@ -23,12 +23,12 @@ pub mod write;
 use crate::classfile::descriptor::method_desc;
 use crate::classfile::model::{access, read_class, ClassInfo, ModuleDecl};
 use crate::classpath::{ClassPath, LoadProblem};
-use crate::ir::containers;
 use crate::ir::lower::lower_method;
 use crate::ir::parameter_fields::split_parameter_fields;
 use crate::ir::returned_parameters::split_returned_parameters;
 use crate::ir::string_builders::builder_concats;
-use crate::ir::{natives, MethodIr};
+use crate::ir::MethodIr;
+use crate::models::{containers, natives};
 use extract::FactsBuilder;
 use fxhash::FxHashMap;
 pub use heap_abstraction::HeapOptions;
@@ -59,20 +59,39 @@ pub struct ProgramFacts {
 /// How many classes to lower in parallel before emitting their tuples.
 const BATCH: usize = 512;
 
-/// Generates the facts of every class on the class path, with the
-/// default heap abstraction.
-pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> ProgramFacts {
-    generate_with(cp, &HeapOptions::default(), progress)
+/// What the front end does beyond translating the bytecode.
+#[derive(Clone, Debug)]
+pub struct FactsOptions {
+    /// The heap abstraction.
+    pub heap: HeapOptions,
+    /// Whether the JDK's collections are modelled
+    /// ([`crate::models::containers`]; `--no-model containers`).
+    pub containers: bool,
 }
 
-/// Generates the facts of every class on the class path, with the heap
-/// abstraction `heap`, in four phases: read and parse the class path
+impl Default for FactsOptions {
+    fn default() -> Self {
+        FactsOptions {
+            heap: HeapOptions::default(),
+            containers: true,
+        }
+    }
+}
+
+/// Generates the facts of every class on the class path, with the
+/// default heap abstraction and models.
+pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> ProgramFacts {
+    generate_with(cp, &FactsOptions::default(), progress)
+}
+
+/// Generates the facts of every class on the class path, as `opts`
+/// asks, in four phases: read and parse the class path
 /// ([`read_class_path`]), declare every class, translate the method
 /// bodies ([`translate`]), then add what the class path's files say and
 /// the global relations, and abstract the heap.
 pub fn generate_with(
     cp: &ClassPath,
-    heap: &HeapOptions,
+    opts: &FactsOptions,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> ProgramFacts {
     let parsed = read_class_path(cp, progress);
@@ -105,7 +124,7 @@ pub fn generate_with(
         let classes: Vec<&str> = classes.iter().map(String::as_str).collect();
         b.declare_module(module, &classes);
     }
-    translate(&mut b, &kept, &mut problems, progress);
+    translate(&mut b, &kept, opts.containers, &mut problems, progress);
     let files = parsed.files;
     for (service, providers) in &files.services {
         b.add_service_providers(service, providers);
@@ -114,7 +133,7 @@ pub fn generate_with(
     b.add_configuration_classes(&files.configuration_values);
     b.add_resources(files.resources);
     b.finish();
-    heap_abstraction::abstract_heap(&mut b, heap);
+    heap_abstraction::abstract_heap(&mut b, &opts.heap);
     ProgramFacts {
         builder: b,
         problems,
@@ -233,6 +252,7 @@ fn read_class_path(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> Pars
 fn translate(
     b: &mut FactsBuilder,
     kept: &[(ClassInfo, String)],
+    collections: bool,
     problems: &mut Vec<LoadProblem>,
     progress: &(dyn Fn(Progress) + Sync),
 ) {
@@ -244,8 +264,10 @@ fn translate(
         if crate::interrupt::pending().is_some() {
             break;
         }
-        let lowered: Vec<Vec<(usize, Result<MethodIr, String>)>> =
-            batch.par_iter().map(|(c, _)| lower_class(c)).collect();
+        let lowered: Vec<Vec<(usize, Result<MethodIr, String>)>> = batch
+            .par_iter()
+            .map(|(c, _)| lower_class(c, collections))
+            .collect();
         for ((c, loc), methods) in batch.iter().zip(lowered) {
             for (k, r) in methods {
                 let decl = &c.methods[k];
@@ -317,15 +339,15 @@ fn without_circular_classes(
 }
 
 /// Lowers every method of a class that has a body or a native model, with
-/// the calls answered at the call site added (collections, see
-/// [`containers`]) and returned parameters taken
+/// the calls of collections answered at the call site (see
+/// [`containers`], unless `collections` is false) and returned parameters taken
 /// out of the bodies (see [`split_returned_parameters`]), as are the
 /// stores of parameters into parameters' fields
 /// ([`split_parameter_fields`]). The instance methods of the modelled
 /// collections are summaries ([`containers::summary_body`]).
-fn lower_class(c: &ClassInfo) -> Vec<(usize, Result<MethodIr, String>)> {
+fn lower_class(c: &ClassInfo, collections: bool) -> Vec<(usize, Result<MethodIr, String>)> {
     let mut out = Vec::new();
-    let summarised = containers::is_modelled(&c.name);
+    let summarised = collections && containers::is_modelled(&c.name);
     for (k, m) in c.methods.iter().enumerate() {
         match &m.code {
             Some(code) if summarised && m.access & access::STATIC == 0 => out.push((
@@ -356,7 +378,7 @@ fn lower_class(c: &ClassInfo) -> Vec<(usize, Result<MethodIr, String>)> {
             continue;
         };
         let is_static = c.methods[*k].access & access::STATIC != 0;
-        if !summarised || is_static {
+        if collections && (!summarised || is_static) {
             containers::answer_container_calls(ir, &c.name);
         }
         builder_concats(ir);
@@ -382,7 +404,7 @@ pub fn fuzz_one(bytes: &[u8]) {
         };
         let mut b = FactsBuilder::new();
         if b.declare_class(&c, false) {
-            for (k, r) in lower_class(&c) {
+            for (k, r) in lower_class(&c, true) {
                 let decl = &c.methods[k];
                 if let (Ok(ir), Some(desc)) = (r, method_desc(&decl.desc)) {
                     let sig =

@@ -10,9 +10,6 @@
 //!
 //! - [`lower`]: the stack-to-variable translation;
 //! - [`invokedynamic`]: string concatenation and lambdas;
-//! - [`natives`]: models of JDK natives that move objects or start code;
-//! - [`containers`]: the JDK's collections, each object with its own
-//!   elements, answered at each call site;
 //! - [`copies`]: removing the variables that only copy another;
 //! - [`null_guards`]: the calls that run only where a variable holds an
 //!   object;
@@ -23,14 +20,15 @@
 //!   answered per call site;
 //! - [`parameter_types`]: the `Class[]` arrays that spell a parameter list;
 //! - [`string_builders`]: javac's `StringBuilder` chains as concatenations.
+//!
+//! The JDK's natives and collections are modelled on this IR in
+//! [`crate::models`].
 
-pub mod containers;
 pub mod copies;
 pub mod flow;
 pub mod invokedynamic;
 pub mod lower;
 pub mod member_tests;
-pub mod natives;
 pub mod null_guards;
 pub mod parameter_fields;
 pub mod parameter_types;

@@ -6,9 +6,9 @@
 //! (`AccessController.doPrivileged`, native before JDK 17, needs no body:
 //! `queries/models/privileged.dl` replaces its calls.)
 
-use super::{Invoke, InvokeKind, MethodIr, Stmt};
 use crate::classfile::descriptor::MethodDesc;
 use crate::classfile::model::MemberRef;
+use crate::ir::{Invoke, InvokeKind, MethodIr, Stmt};
 
 /// What a native does, in IR terms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

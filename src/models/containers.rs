@@ -34,7 +34,7 @@
 //!
 //! The original call stays, so a collection the JDK does not model (or an
 //! application's own) runs its code as before. The instance methods of
-//! the modelled classes ([`MODELLED`]) keep only their calls on the
+//! the modelled classes (the table's `collection` rows) keep only their calls on the
 //! receiver and on their parameters ([`summary_body`]): the callbacks
 //! (`hashCode`, `equals`, `compareTo`, `removeEldestEntry`) keep their
 //! call-graph edges, and no element flows through the pooled internals.
@@ -45,7 +45,7 @@
 //! collection.
 //!
 //! The static factories of immutable and wrapped collections
-//! ([`FACTORIES`]: `List.of`, `Map.copyOf`, `Arrays.asList`,
+//! (the table's `factory` rows: `List.of`, `Map.copyOf`, `Arrays.asList`,
 //! `Collections.unmodifiableMap`, ...) make their collection at one
 //! allocation site inside the JDK for every caller. Each call site gets
 //! an object of its own instead, typed as the factory declares, holding
@@ -56,254 +56,63 @@
 //! Not modelled: other wrappers (`Collections.synchronizedMap`,
 //! `checkedList`) and other collections run their own code, whose
 //! internals stay pooled.
+//!
+//! Which classes and methods the model covers, and what each method name
+//! does, is the table `queries/models/containers.tsv`
+//! ([`super::container_table`]); this module is the mechanism.
+//!
+//! # Why in the front end
+//! The other models of the JDK are Datalog (`queries/models/`). This one
+//! rewrites method bodies because it creates what the rules cannot:
+//! variables (an element read into `elem@bci`), call sites (the
+//! `iterator().next()` of a collection argument, dispatched on its own
+//! objects so that an application's collection gives its contents; a
+//! function called with the contents) and objects (a view at each call
+//! site). A BDD database's domains are fixed before the rules run, as in
+//! bddbddb, so these must be in the facts. And a summarised method's own
+//! statements are left out of the facts, which rules could only undo by
+//! filtering every flow rule. `--no-model containers` generates the
+//! facts without it, to measure what it costs and finds. Fixture
+//! `Containers` against java.base (`points-to`, one run each): with the
+//! model, 254 methods reached, 2,395 `vP` tuples, 15.6 s, and each of
+//! its three `forName` sites finds its own class; without it, the
+//! JDK's `HashMap` and `ArrayList` code reaches 16,455 methods with
+//! 18.8 million `vP` tuples in 80.8 s, and each site finds seven
+//! classes. On `Invoke` (`casts`), `vP` is 22.1 million tuples without
+//! the model and 14.9 million with it.
 
-use super::{Invoke, InvokeKind, MethodIr, Stmt, Var};
+/// The interface of a map's entries: a map factory's argument of this
+/// type gives keys and values, and an entry set holds one of them.
+const ENTRY: &str = "java.util.Map$Entry";
+
+use super::container_table::table;
 use crate::classfile::descriptor::{is_reference, method_desc};
 use crate::classfile::model::MemberRef;
+use crate::ir::{Invoke, InvokeKind, MethodIr, Stmt, Var};
 use fxhash::FxHashSet;
 
-/// The collection classes whose instance methods are summarised.
-pub const MODELLED: &[&str] = &[
-    "java.util.ArrayList",
-    "java.util.LinkedList",
-    "java.util.Vector",
-    "java.util.Stack",
-    "java.util.ArrayDeque",
-    "java.util.PriorityQueue",
-    "java.util.HashMap",
-    "java.util.LinkedHashMap",
-    "java.util.Hashtable",
-    "java.util.Properties",
-    "java.util.IdentityHashMap",
-    "java.util.WeakHashMap",
-    "java.util.TreeMap",
-    "java.util.HashSet",
-    "java.util.LinkedHashSet",
-    "java.util.TreeSet",
-    "java.util.concurrent.ConcurrentHashMap",
-    "java.util.concurrent.CopyOnWriteArrayList",
-    "java.util.concurrent.CopyOnWriteArraySet",
-    "java.util.concurrent.ConcurrentLinkedQueue",
-    "java.util.concurrent.ConcurrentLinkedDeque",
-    "java.util.concurrent.ConcurrentSkipListMap",
-    "java.util.concurrent.ConcurrentSkipListSet",
-    "java.util.concurrent.LinkedBlockingQueue",
-    "java.util.concurrent.LinkedBlockingDeque",
-    "java.util.concurrent.ArrayBlockingQueue",
-    "java.util.concurrent.PriorityBlockingQueue",
-];
-
-/// The interfaces a view of a collection is typed as: a call returning
-/// one of them gets a view object of its own.
-pub const VIEW_INTERFACES: &[&str] = &[
-    "java.lang.Iterable",
-    "java.util.Collection",
-    "java.util.List",
-    "java.util.Set",
-    "java.util.SortedSet",
-    "java.util.NavigableSet",
-    "java.util.Queue",
-    "java.util.Deque",
-    "java.util.Map",
-    "java.util.SortedMap",
-    "java.util.NavigableMap",
-    "java.util.Map$Entry",
-    "java.util.Iterator",
-    "java.util.ListIterator",
-    "java.util.Enumeration",
-    "java.util.Spliterator",
-];
-
-/// Further types whose call sites are answered: the supertypes of the
-/// modelled classes that declare collection methods.
-const SUPERTYPES: &[&str] = &[
-    "java.util.Dictionary",
-    "java.util.AbstractCollection",
-    "java.util.AbstractList",
-    "java.util.AbstractSequentialList",
-    "java.util.AbstractSet",
-    "java.util.AbstractQueue",
-    "java.util.AbstractMap",
-    "java.util.concurrent.ConcurrentMap",
-    "java.util.concurrent.ConcurrentNavigableMap",
-    "java.util.concurrent.BlockingQueue",
-    "java.util.concurrent.BlockingDeque",
-];
-
-/// Static methods that return a new collection holding their arguments,
-/// the elements of an array argument or of a collection argument. Their
-/// result is made at one allocation site inside the JDK for all callers
-/// (`new ImmutableCollections.List12(e0, e1)` in `List.of`): the strings
-/// of every `List.of` in the JDK and the program met in it, and
-/// ServiceLoader's provider names with them.
-pub const FACTORIES: &[(&str, &str)] = &[
-    ("java.util.List", "of"),
-    ("java.util.List", "copyOf"),
-    ("java.util.Set", "of"),
-    ("java.util.Set", "copyOf"),
-    ("java.util.Map", "of"),
-    ("java.util.Map", "ofEntries"),
-    ("java.util.Map", "entry"),
-    ("java.util.Map", "copyOf"),
-    ("java.util.Arrays", "asList"),
-    ("java.util.Collections", "singleton"),
-    ("java.util.Collections", "singletonList"),
-    ("java.util.Collections", "singletonMap"),
-    ("java.util.Collections", "unmodifiableCollection"),
-    ("java.util.Collections", "unmodifiableList"),
-    ("java.util.Collections", "unmodifiableSet"),
-    ("java.util.Collections", "unmodifiableSortedSet"),
-    ("java.util.Collections", "unmodifiableNavigableSet"),
-    ("java.util.Collections", "unmodifiableMap"),
-    ("java.util.Collections", "unmodifiableSortedMap"),
-    ("java.util.Collections", "unmodifiableNavigableMap"),
-];
-
-/// Methods that put their arguments into the receiver. Any other call
-/// (`get`, `contains`, `remove`, `indexOf`, `equals`) only reads it.
-const STORING: &[&str] = &[
-    "<init>",
-    "put",
-    "putIfAbsent",
-    "putAll",
-    "add",
-    "addAll",
-    "addElement",
-    "addFirst",
-    "addLast",
-    "insertElementAt",
-    "setElementAt",
-    "offer",
-    "offerFirst",
-    "offerLast",
-    "push",
-    "set",
-    "setValue",
-    "setProperty",
-    "replace",
-    "compute",
-    "computeIfAbsent",
-    "computeIfPresent",
-    "merge",
-    "addIfAbsent",
-    "addAllAbsent",
-];
-
-/// The functional interfaces the collection API takes: interface, method
-/// name, erased descriptor, number of element arguments, and whether the
-/// result is stored into the collection.
-const FUNCTIONS: &[(&str, &str, &str, usize, bool)] = &[
-    (
-        "java.util.function.Consumer",
-        "accept",
-        "(Ljava/lang/Object;)V",
-        1,
-        false,
-    ),
-    (
-        "java.util.function.BiConsumer",
-        "accept",
-        "(Ljava/lang/Object;Ljava/lang/Object;)V",
-        2,
-        false,
-    ),
-    (
-        "java.util.function.Function",
-        "apply",
-        "(Ljava/lang/Object;)Ljava/lang/Object;",
-        1,
-        true,
-    ),
-    (
-        "java.util.function.UnaryOperator",
-        "apply",
-        "(Ljava/lang/Object;)Ljava/lang/Object;",
-        1,
-        true,
-    ),
-    (
-        "java.util.function.BiFunction",
-        "apply",
-        "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;",
-        2,
-        true,
-    ),
-    (
-        "java.util.function.BinaryOperator",
-        "apply",
-        "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;",
-        2,
-        true,
-    ),
-    (
-        "java.util.function.Predicate",
-        "test",
-        "(Ljava/lang/Object;)Z",
-        1,
-        false,
-    ),
-    (
-        "java.util.function.BiPredicate",
-        "test",
-        "(Ljava/lang/Object;Ljava/lang/Object;)Z",
-        2,
-        false,
-    ),
-    (
-        "java.util.Comparator",
-        "compare",
-        "(Ljava/lang/Object;Ljava/lang/Object;)I",
-        2,
-        false,
-    ),
-];
-
-/// Whether the instance methods of `class` are summarised.
+/// Whether the instance methods of `class` are summarised (a
+/// `collection` of the table).
 pub fn is_modelled(class: &str) -> bool {
-    MODELLED.contains(&class)
+    table().is_collection(class)
 }
 
-/// Whether calls through a method reference of `class` are answered at
-/// the call site.
-pub fn is_container_type(class: &str) -> bool {
-    is_modelled(class) || VIEW_INTERFACES.contains(&class) || SUPERTYPES.contains(&class)
-}
-
-/// Calls on a parameter whose result is kept in a summary: the Class
-/// object of an argument and its component type. `toArray(T[] a)` makes
-/// its result with `Arrays.copyOf(elements, size, a.getClass())` or
-/// `Array.newInstance(a.getClass().getComponentType(), size)`: with the
-/// class kept, those calls see the caller's array type (a Class object
-/// only names a type, so nothing is pooled through it), and their
-/// `Array.newInstance` makes arrays of the types the run made.
-const CLASS_OF: &[(&str, &str, &str)] = &[
-    ("java.lang.Object", "getClass", "()Ljava/lang/Class;"),
-    ("java.lang.Class", "getComponentType", "()Ljava/lang/Class;"),
-];
-
-/// Whether `call`'s target is one of `methods` (class, name, descriptor).
-fn calls_one_of<'a>(
-    call: &Invoke,
-    mut methods: impl Iterator<Item = (&'a str, &'a str, &'a str)>,
-) -> bool {
-    let t = &call.target;
-    methods.any(|m| (t.class.as_str(), t.name.as_str(), t.desc.as_str()) == m)
-}
-
-/// Whether `call` is one of [`CLASS_OF`].
+/// Whether `call` gives the Class object of its receiver (`class-of`).
 fn is_class_of(call: &Invoke) -> bool {
-    calls_one_of(call, CLASS_OF.iter().copied())
+    let t = &call.target;
+    table().is_class_of(&t.class, &t.name, &t.desc)
 }
 
 /// Whether `call` calls one of the functional interfaces the collection
-/// API takes ([`FUNCTIONS`]).
+/// API takes (`function`).
 fn is_function_call(call: &Invoke) -> bool {
-    calls_one_of(call, FUNCTIONS.iter().map(|&(c, n, d, _, _)| (c, n, d)))
+    let t = &call.target;
+    table().is_function_method(&t.class, &t.name, &t.desc)
 }
 
 /// The summary of a modelled instance method: only its calls whose
 /// receiver is `this` or a parameter (or a copy or cast of one, or the
-/// Class object of one, see [`CLASS_OF`]) remain, passing on only such
+/// Class object of one, a `class-of` row of the table) remain, passing on only such
 /// variables, and returning nothing.
 ///
 /// A call of a functional argument (`mappingFunction.apply(key)` in
@@ -373,7 +182,8 @@ pub fn summary_body(mut ir: MethodIr) -> MethodIr {
 /// runs it as is.
 pub fn answer_container_calls(ir: &mut MethodIr, class: &str) {
     answer_factory_calls(ir);
-    let inherited = SUPERTYPES.contains(&class) || VIEW_INTERFACES.contains(&class);
+    let t = table();
+    let inherited = t.is_supertype(class) || t.is_view(class);
     let this = ir
         .params
         .first()
@@ -408,7 +218,7 @@ pub fn answer_container_calls(ir: &mut MethodIr, class: &str) {
     }
 }
 
-/// Answers the calls of [`FACTORIES`] in `ir`: each gets an object of its
+/// Answers the calls of the table's `factory` methods in `ir`: each gets an object of its
 /// own at the call site, typed as the factory declares its result, that
 /// holds what the factory would put into its collection; the call's own
 /// result is dropped (the call stays, for the callbacks its body makes,
@@ -431,19 +241,18 @@ fn answer_factory_calls(ir: &mut MethodIr) {
             continue;
         };
         let t = &call.target;
-        let is_factory = call.kind == InvokeKind::Static
-            && FACTORIES.contains(&(t.class.as_str(), t.name.as_str()));
+        let is_factory = call.kind == InvokeKind::Static && table().is_factory(&t.class, &t.name);
         let (Some(r), Some(desc)) = (call.result, method_desc(&t.desc)) else {
             continue;
         };
-        if !is_factory || !VIEW_INTERFACES.contains(&desc.ret.as_str()) {
+        if !is_factory || !table().is_view(&desc.ret) {
             continue;
         }
         let call = call.clone();
         if let Stmt::Invoke(original) = &mut ir.stmts[k] {
             original.result = None;
         }
-        let map = is_map(&desc.ret) || desc.ret == "java.util.Map$Entry";
+        let map = table().is_map(&desc.ret) || desc.ret == ENTRY;
         let made = ir.new_var(format!("made@{}", call.bci), desc.ret.as_str());
         added.push(Stmt::New {
             bci: call.bci,
@@ -465,21 +274,21 @@ fn answer_factory_calls(ir: &mut MethodIr) {
                     base: arg,
                     index: None,
                 });
-                if element == "java.util.Map$Entry" {
+                if element == ENTRY {
                     let (key, value) = entry_parts(ir, &call, e, &mut added);
                     put_contents(&mut added, made, Some(key), value);
                 } else {
                     put_contents(&mut added, made, None, e);
                 }
-                if call.target.name == "asList" {
+                if table().writes_through(&call.target.class, &call.target.name) {
                     added.push(Stmt::Store {
                         base: made,
                         field: backing_field(),
                         src: arg,
                     });
                 }
-            } else if is_container_type(ty) {
-                let (key, value) = iterate(ir, &call, arg, is_map(ty), &mut added);
+            } else if table().is_container_type(ty) {
+                let (key, value) = iterate(ir, &call, arg, table().is_map(ty), &mut added);
                 put_contents(&mut added, made, key, value);
             } else if is_reference(ty) {
                 if map && position % 2 == 0 {
@@ -499,7 +308,7 @@ fn answer_factory_calls(ir: &mut MethodIr) {
 fn entry_parts(ir: &mut MethodIr, call: &Invoke, entry: Var, added: &mut Vec<Stmt>) -> (Var, Var) {
     let mut get = |name: &str| {
         let v = ir.new_var(format!("{name}@{}", call.bci), "java.lang.Object");
-        let target = ("java.util.Map$Entry", name, "()Ljava/lang/Object;");
+        let target = (ENTRY, name, "()Ljava/lang/Object;");
         added.push(Stmt::Invoke(call.interface_call_beside(
             target,
             entry,
@@ -515,22 +324,7 @@ fn entry_parts(ir: &mut MethodIr, call: &Invoke, entry: Var, added: &mut Vec<Stm
 fn answered(call: &Invoke) -> bool {
     call.kind != InvokeKind::Static
         && call.receiver.is_some()
-        && is_container_type(&call.target.class)
-}
-
-/// Whether a parameter type is a map's.
-fn is_map(ty: &str) -> bool {
-    matches!(
-        ty,
-        "java.util.Map"
-            | "java.util.SortedMap"
-            | "java.util.NavigableMap"
-            | "java.util.AbstractMap"
-            | "java.util.concurrent.ConcurrentMap"
-            | "java.util.concurrent.ConcurrentNavigableMap"
-            | "java.util.Hashtable"
-            | "java.util.Properties"
-    ) || (is_modelled(ty) && ty.ends_with("Map"))
+        && table().is_container_type(&call.target.class)
 }
 
 /// For a storing call with collection arguments (`addAll(c)`,
@@ -538,7 +332,7 @@ fn is_map(ty: &str) -> bool {
 /// argument's own iteration gives, `c.iterator().next()` or, for a map,
 /// the key and value of `m.entrySet().iterator().next()`.
 fn store_argument_elements(ir: &mut MethodIr, call: &Invoke, added: &mut Vec<Stmt>) {
-    if !STORING.contains(&call.target.name.as_str()) {
+    if !table().stores(&call.target.name) {
         return;
     }
     let (Some(desc), Some(recv)) = (method_desc(&call.target.desc), call.receiver) else {
@@ -548,10 +342,10 @@ fn store_argument_elements(ir: &mut MethodIr, call: &Invoke, added: &mut Vec<Stm
         let Some(coll) = *a else {
             continue;
         };
-        if !is_container_type(ty) {
+        if !table().is_container_type(ty) {
             continue;
         }
-        let (key, value) = iterate(ir, call, coll, is_map(ty), added);
+        let (key, value) = iterate(ir, call, coll, table().is_map(ty), added);
         put_contents(added, recv, key, value);
     }
 }
@@ -594,20 +388,8 @@ fn iterate(
     );
     let next = invoke(ir, it, "java.util.Iterator", "next", "java.lang.Object");
     if map {
-        let key = invoke(
-            ir,
-            next,
-            "java.util.Map$Entry",
-            "getKey",
-            "java.lang.Object",
-        );
-        let value = invoke(
-            ir,
-            next,
-            "java.util.Map$Entry",
-            "getValue",
-            "java.lang.Object",
-        );
+        let key = invoke(ir, next, ENTRY, "getKey", "java.lang.Object");
+        let value = invoke(ir, next, ENTRY, "getValue", "java.lang.Object");
         (Some(key), value)
     } else {
         (None, next)
@@ -657,43 +439,6 @@ fn backing_field() -> MemberRef {
         interface: true,
     }
 }
-
-/// Methods whose first argument is a map's key.
-const KEYED: &[&str] = &[
-    "put",
-    "putIfAbsent",
-    "replace",
-    "compute",
-    "computeIfAbsent",
-    "computeIfPresent",
-    "merge",
-    "setProperty",
-];
-
-/// Methods that return a view of the same kind as their receiver, which
-/// the receiver itself stands for.
-const SAME_KIND: &[&str] = &[
-    "subList",
-    "headMap",
-    "tailMap",
-    "subMap",
-    "descendingMap",
-    "headSet",
-    "tailSet",
-    "subSet",
-    "descendingSet",
-];
-
-/// Methods that return a view of a map's keys (a `Properties` object's
-/// names are its keys).
-const KEY_VIEWS: &[&str] = &[
-    "keySet",
-    "navigableKeySet",
-    "descendingKeySet",
-    "keys",
-    "propertyNames",
-    "stringPropertyNames",
-];
 
 /// The statements that answer one call, added to a method body.
 struct Answer<'a> {
@@ -827,7 +572,8 @@ fn answer(ir: &mut MethodIr, call: &Invoke, stores: bool) {
         return;
     };
     let name = call.target.name.as_str();
-    let stores = stores && STORING.contains(&name);
+    let t = table();
+    let stores = stores && t.stores(name);
     let mut a = Answer {
         ir,
         call,
@@ -842,7 +588,7 @@ fn answer(ir: &mut MethodIr, call: &Invoke, stores: bool) {
         let Some(arg) = *arg else {
             continue;
         };
-        let is_key = first_ref && KEYED.contains(&name);
+        let is_key = first_ref && t.is_keyed(name);
         first_ref = false;
         if ty.ends_with("[]") {
             // `toArray(T[])`, `copyInto(Object[])`: the array receives the
@@ -859,24 +605,22 @@ fn answer(ir: &mut MethodIr, call: &Invoke, stores: bool) {
                 a.store(recv, t);
             }
             array_args.push(arg);
-        } else if let Some(&(iface, sam, sam_desc, arity, result_stored)) =
-            FUNCTIONS.iter().find(|f| f.0 == ty)
-        {
+        } else if let Some(f) = t.function(ty) {
             // Called with keys and elements alike.
             let (e, k) = (a.elements(), a.keys());
             let both = a.var("item", "java.lang.Object");
             a.push(Stmt::Assign { dst: both, src: e });
             a.push(Stmt::Assign { dst: both, src: k });
-            let result = result_stored.then(|| a.var(sam, "java.lang.Object"));
-            let target = (iface, sam, sam_desc);
-            let args = vec![Some(both); arity];
+            let result = f.stored.then(|| a.var(&f.name, "java.lang.Object"));
+            let target = (f.class.as_str(), f.name.as_str(), f.desc.as_str());
+            let args = vec![Some(both); f.arity];
             a.push(Stmt::Invoke(
                 call.interface_call_beside(target, arg, args, result),
             ));
-            if let (Some(r), true) = (result, stores || name == "replaceAll") {
+            if let (Some(r), true) = (result, stores || t.stores_results(name)) {
                 a.store(recv, r);
             }
-        } else if stores && is_reference(ty) && !is_container_type(ty) {
+        } else if stores && is_reference(ty) && !t.is_container_type(ty) {
             if is_key {
                 a.store_key(recv, arg);
             } else {
@@ -889,18 +633,18 @@ fn answer(ir: &mut MethodIr, call: &Invoke, stores: bool) {
     };
     let ret = desc.ret.as_str();
     let assign = |a: &mut Answer, src: Var| a.push(Stmt::Assign { dst: r, src });
-    if name == "clone" || is_modelled(ret) || SAME_KIND.contains(&name) {
+    if t.is_collection(ret) || t.is_same_kind(name) {
         assign(&mut a, recv);
-    } else if name == "entrySet" {
+    } else if t.is_entry_view(name) {
         let (e, k) = (a.elements(), a.keys());
-        let entry = a.view("java.util.Map$Entry", 1, &[e], &[k]);
+        let entry = a.view(ENTRY, 1, &[e], &[k]);
         let set = a.view(ret, 0, &[entry], &[]);
         assign(&mut a, set);
-    } else if KEY_VIEWS.contains(&name) && VIEW_INTERFACES.contains(&ret) {
+    } else if t.is_key_view(name) && t.is_view(ret) {
         let k = a.keys();
         let keys = a.view(ret, 0, &[k], &[]);
         assign(&mut a, keys);
-    } else if VIEW_INTERFACES.contains(&ret) {
+    } else if t.is_view(ret) {
         let (e, k) = (a.elements(), a.keys());
         let view = a.view(ret, 0, &[e], &[k]);
         assign(&mut a, view);
@@ -911,10 +655,8 @@ fn answer(ir: &mut MethodIr, call: &Invoke, stores: bool) {
             a.elements()
         };
         assign(&mut a, src);
-        if name == "getOrDefault" {
-            if let Some(Some(default)) = call.args.get(1) {
-                assign(&mut a, *default);
-            }
+        if let Some(Some(default)) = (t.default_argument(name)).and_then(|k| call.args.get(k)) {
+            assign(&mut a, *default);
         }
     } else if ret.ends_with("[]") {
         for arg in array_args {

@@ -1,0 +1,22 @@
+//! The models of the JDK that run in the front end, on each method's IR.
+//!
+//! Most of what refract knows about the JDK's behaviour is Datalog, in
+//! `queries/models/` (privileged actions, `String.valueOf`, `arraycopy`,
+//! service loaders, proxies, method handles, ...), each file switched
+//! off by `--no-model NAME`. The models here must rewrite bodies before
+//! the facts are written, since they create variables, call sites and
+//! objects that the BDD domains need before the rules run:
+//!
+//! - [`natives`]: bodies for the JDK natives that move objects or start
+//!   code (`Object.clone`, `Thread.start0`);
+//! - [`containers`]: the JDK's collections, each object with its own
+//!   contents, answered at each call site, by the table
+//!   `queries/models/containers.tsv` ([`container_table`]); switched off
+//!   by `--no-model containers` ([`FRONT_END_MODELS`]).
+
+pub mod container_table;
+pub mod containers;
+pub mod natives;
+
+/// The models of this layer that `--no-model` switches off, by name.
+pub const FRONT_END_MODELS: [&str; 1] = ["containers"];
