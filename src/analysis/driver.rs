@@ -198,6 +198,9 @@ pub fn analyze(
         .map_err(AnalysisError::Interrupted)?
 }
 
+/// The analysis in its phases: the rules assembled, the constants they
+/// name held in the domains, the maps and program staged, the facts
+/// encoded, the rules solved, and the results and manifest written.
 fn analyze_unguarded(
     mut facts: ProgramFacts,
     opts: &AnalysisOptions,
@@ -206,10 +209,89 @@ fn analyze_unguarded(
     mut manifest: ManifestBuilder,
 ) -> Result<(Solver, Summary, AnalysisStats), AnalysisError> {
     let root_methods = roots(&facts, opts)?;
-    let spec_rows = match (&opts.spec, opts.variant) {
-        (Some(path), _) => spec::resolve_file(path, &facts.builder).map_err(AnalysisError::Spec)?,
-        (None, _) => spec::Resolved::default(),
+    let spec_rows = match &opts.spec {
+        Some(path) => spec::resolve_file(path, &facts.builder).map_err(AnalysisError::Spec)?,
+        None => spec::Resolved::default(),
     };
+    let rules = rule_text(opts)?;
+    // Every constant the rules use is in the domains, whatever the class
+    // path holds (a library type it never mentions, an argument position
+    // beyond its longest parameter list).
+    let probe = format!("{}{rules}", schema_text(&domain_sizes(&facts.builder)));
+    let used = constants::collect(&parse_str(&probe, "program.dl", Path::new("."))?);
+    hold_constants(&mut facts.builder, &used);
+    let staged = StagedDatabase::create(db, force)?;
+    let dir = staged.path().to_path_buf();
+    let t = Instant::now();
+    let domains = write_maps_and_schema(&facts.builder, &dir)?;
+    trace_time("maps written", t);
+    let mut text = std::fs::read_to_string(dir.join("schema.dl"))?;
+    text.push_str(&rules);
+    // For experiments with variable orders: `--var-order` (or
+    // REFRACT_VARORDER) replaces the order queries/pointsto.dl gives.
+    let order = opts
+        .var_order
+        .clone()
+        .or_else(|| std::env::var("REFRACT_VARORDER").ok());
+    if let Some(order) = order {
+        let _ = write!(text, "\n.bddvarorder {order}\n");
+    }
+    std::fs::write(dir.join("program.dl"), &text)?;
+    let parsed = parse_str(&text, "program.dl", &dir)?;
+    let mut prog = resolve(&parsed)?;
+    // The rules that copy a fact into another layout are built from the
+    // facts' rows (`datalog::views`).
+    let is_fact: Vec<bool> = (prog.relations.iter())
+        .map(|r| RELATIONS.iter().any(|s| s.name == r.name))
+        .collect();
+    let copies = take_views(&mut prog, |rid| is_fact[rid]);
+    let mut solver = Solver::new(prog)?;
+    solver.observer = opts.observer.0.clone();
+
+    let start = Instant::now();
+    let loaded = load_facts(&mut solver, &facts, &copies, &dir)?;
+    let inputs = analysis_inputs(&solver, &facts, opts, &root_methods, &spec_rows);
+    let nv = solver.layout.num_vars();
+    for (rid, rows) in inputs {
+        solver.rels[rid] = relation_from_tuples(nv, &solver.blocks(rid), &rows);
+    }
+    // The facts are on disk and in BDDs now: free their tuples and maps
+    // (gigabytes for the whole JDK) before the solve.
+    drop(facts);
+    let load = start.elapsed();
+    if crate::trace::enabled() {
+        eprintln!("[trace] variable order {}", solver.layout.describe_order());
+        eprintln!(
+            "[trace] facts loaded into BDDs in {:.3}s",
+            load.as_secs_f64()
+        );
+    }
+    let start = Instant::now();
+    solver.solve()?;
+    let solve = start.elapsed();
+    write_results(&solver, &dir, &loaded.unencoded)?;
+    std::fs::write(dir.join("database.dl"), database_schema(&solver, &text))?;
+    record_options(&mut manifest, opts)?;
+    manifest
+        .timing("load", load.as_secs_f64())
+        .timing("solve", solve.as_secs_f64());
+    staged.commit(&manifest)?;
+    let summary = Summary {
+        domains,
+        relations: loaded.written,
+    };
+    let stats = AnalysisStats {
+        load,
+        solve,
+        roots: root_methods.len(),
+    };
+    Ok((solver, summary, stats))
+}
+
+/// The rules of the analysis `opts` asks for: the variant's files, each
+/// model switched off by `--no-model` as its declarations alone, the
+/// assumption's rules and the JVM's entry points.
+fn rule_text(opts: &AnalysisOptions) -> Result<String, AnalysisError> {
     let mut rules = String::new();
     for (name, text) in
         opts.variant
@@ -235,49 +317,22 @@ fn analyze_unguarded(
         let (name, text) = super::variant::JVM_ENTRY;
         let _ = write!(rules, "\n# ---- {name} ----\n{text}");
     }
-    // Every constant the rules use is in the domains, whatever the class
-    // path holds (a library type it never mentions, an argument position
-    // beyond its longest parameter list).
-    let probe = format!("{}{rules}", schema_text(&domain_sizes(&facts.builder)));
-    let used = constants::collect(&parse_str(&probe, "program.dl", Path::new("."))?);
-    hold_constants(&mut facts.builder, &used);
-    let b = &facts.builder;
-    let staged = StagedDatabase::create(db, force)?;
-    let dir = staged.path().to_path_buf();
-    let t = Instant::now();
-    let domains = write_maps_and_schema(b, &dir)?;
-    trace_time("maps written", t);
-    let mut text = std::fs::read_to_string(dir.join("schema.dl"))?;
-    text.push_str(&rules);
-    // For experiments with variable orders: `--var-order` (or
-    // REFRACT_VARORDER) replaces the order queries/pointsto.dl gives.
-    let order = opts
-        .var_order
-        .clone()
-        .or_else(|| std::env::var("REFRACT_VARORDER").ok());
-    if let Some(order) = order {
-        let _ = write!(text, "\n.bddvarorder {order}\n");
-    }
-    std::fs::write(dir.join("program.dl"), &text)?;
-    let parsed = parse_str(&text, "program.dl", &dir)?;
-    let mut prog = resolve(&parsed)?;
-    // The rules that copy a fact into another layout are built from the
-    // facts' rows (`datalog::views`).
-    let facts_of: Vec<Option<usize>> = (prog.relations.iter())
-        .map(|r| RELATIONS.iter().position(|s| s.name == r.name))
-        .collect();
-    let copies = take_views(&mut prog, |rid| facts_of[rid].is_some());
-    let mut solver = Solver::new(prog)?;
-    solver.observer = opts.observer.0.clone();
+    Ok(rules)
+}
 
-    // The facts, straight from memory.
-    let start = Instant::now();
+/// Encodes the fact relations some rule reads, and their `copies` into
+/// other layouts, straight from the builder's flat rows into the solver,
+/// while the others are written into the staged database `dir` as
+/// `.tuples` (source locations, say, which only reports read: for the
+/// whole JDK, encoding them costs more than the rest of the load).
+fn load_facts(
+    solver: &mut Solver,
+    facts: &ProgramFacts,
+    copies: &[View],
+    dir: &Path,
+) -> Result<LoadedFacts, AnalysisError> {
+    let b = &facts.builder;
     let nv = solver.layout.num_vars();
-    // Each fact relation a rule reads is encoded straight from the
-    // builder's flat rows. The others (source locations, say, which only
-    // reports read) stay in the database as their staged `.tuples`, which
-    // it reads on demand: for the whole JDK, encoding them costs more than
-    // the rest of the load.
     let read = relations_read(&solver.prog);
     let (fact_rels, unread): (Vec<_>, Vec<_>) = RELATIONS
         .iter()
@@ -285,18 +340,21 @@ fn analyze_unguarded(
         .filter_map(|(r, schema)| Some((solver.prog.relation_id(schema.name)?, r)))
         .partition(|(rid, _)| read.contains(rid));
     let unencoded: HashSet<usize> = unread.into_iter().map(|(rid, _)| rid).collect();
-    // The facts no rule reads are written as `.tuples` while the others
-    // are encoded; those go into the database as `.bdd` files at the end.
     let as_tuples = |r: usize| {
         solver
             .prog
             .relation_id(RELATIONS[r].name)
             .is_none_or(|rid| unencoded.contains(&rid))
     };
-    let (written, mut built) = rayon::join(
+    let fact_of = |rid: usize| {
+        let name = &solver.prog.relations[rid].name;
+        RELATIONS.iter().position(|s| s.name == name)
+    };
+    let solver_ref = &*solver;
+    let (written, built) = rayon::join(
         || {
             let t = Instant::now();
-            let written = write_relations(b, &dir, &as_tuples);
+            let written = write_relations(b, dir, &as_tuples);
             trace_time("unread facts written as tuples", t);
             written
         },
@@ -314,7 +372,7 @@ fn analyze_unguarded(
                     )
                 })
                 .chain(copies.iter().filter_map(|c| {
-                    let fact = facts_of[c.source]?;
+                    let fact = fact_of(c.source)?;
                     let rows = b.rels[fact].len() / RELATIONS[fact].attrs.len();
                     Some((rows, Encode::Copy(c, fact)))
                 }))
@@ -327,87 +385,93 @@ fn analyze_unguarded(
                     let (rid, rows, bdd) = match job {
                         Encode::Fact(rid, r) => {
                             let rows = tuples(b, r);
-                            let bdd = relation_from_tuples(nv, &solver.blocks(rid), &rows);
+                            let bdd = relation_from_tuples(nv, &solver_ref.blocks(rid), &rows);
                             (rid, rows.len(), bdd)
                         }
                         Encode::Copy(c, fact) => {
                             let arity = RELATIONS[fact].attrs.len();
                             let rows = c.rows(&b.rels[fact], arity);
                             let rows: Vec<&[u32]> = rows.chunks_exact(c.columns.len()).collect();
-                            let bdd = relation_from_tuples(nv, &solver.blocks(c.head), &rows);
+                            let bdd = relation_from_tuples(nv, &solver_ref.blocks(c.head), &rows);
                             (c.head, rows.len(), bdd)
                         }
                     };
-                    trace_slow_load(&solver.prog.relations[rid].name, rows, &bdd, t);
+                    trace_slow_load(&solver_ref.prog.relations[rid].name, rows, &bdd, t);
                     (rid, bdd)
                 })
                 .collect()
         },
     );
-    let summary = Summary {
-        domains,
-        relations: written?,
-    };
-    let mut inputs: Vec<(usize, Vec<Vec<u64>>)> = Vec::new();
-    if let Some(rid) = solver.prog.relation_id("root") {
-        inputs.push((rid, root_methods.iter().map(|&m| vec![m as u64]).collect()));
+    for (rid, bdd) in built {
+        solver.rels[rid] = bdd;
     }
-    // The classes the launcher starts (`queries/models/launcher.dl`).
-    if let Some(rid) = solver.prog.relation_id("launched") {
-        let b = &facts.builder;
-        let launched = (opts.mains.iter())
-            .filter_map(|c| b.types.get(c))
-            .map(|t| vec![t as u64]);
-        inputs.push((rid, launched.collect()));
+    Ok(LoadedFacts {
+        written: written?,
+        unencoded,
+    })
+}
+
+/// What [`load_facts`] left in the staged database.
+struct LoadedFacts {
+    /// The fact relations written as `.tuples`, with their sizes.
+    written: Vec<(String, usize)>,
+    /// The relations no rule reads, left unencoded.
+    unencoded: HashSet<usize>,
+}
+
+/// The input relations that come from the options rather than the class
+/// path, as rows: the roots, the classes the launcher starts
+/// (`queries/models/launcher.dl`), the bundle variants and properties
+/// bundles of the runs' locales (`bundles.dl`, `resources.dl`) and the
+/// specification's rows. Only those the program declares.
+fn analysis_inputs(
+    solver: &Solver,
+    facts: &ProgramFacts,
+    opts: &AnalysisOptions,
+    root_methods: &[u32],
+    spec_rows: &spec::Resolved,
+) -> Vec<(usize, Vec<Vec<u64>>)> {
+    let b = &facts.builder;
+    let one = |xs: Vec<u32>| -> Vec<Vec<u64>> { xs.into_iter().map(|x| vec![x as u64]).collect() };
+    let mut inputs: Vec<(&str, Vec<Vec<u64>>)> = vec![
+        ("root", one(root_methods.to_vec())),
+        (
+            "launched",
+            one((opts.mains.iter()).filter_map(|c| b.types.get(c)).collect()),
+        ),
+    ];
+    let id = |name: &str| solver.prog.relation_id(name);
+    if id("runVariant").is_some() {
+        let variants = crate::facts::locale_variants::run_variants(b, &opts.locales);
+        inputs.push(("runVariant", one(variants)));
     }
-    // The bundle variants of the runs' locales (queries/models/bundles.dl).
-    if let Some(rid) = solver.prog.relation_id("runVariant") {
-        let variants = crate::facts::locale_variants::run_variants(&facts.builder, &opts.locales);
-        inputs.push((rid, variants.into_iter().map(|t| vec![t as u64]).collect()));
-    }
-    // The properties bundles of the runs' locales (queries/models/resources.dl).
-    if let Some(rid) = solver.prog.relation_id("runBundle") {
-        let bundles = crate::facts::locale_variants::run_bundles(&facts.builder, &opts.locales);
-        inputs.push((rid, bundles.into_iter().map(|h| vec![h as u64]).collect()));
+    if id("runBundle").is_some() {
+        let bundles = crate::facts::locale_variants::run_bundles(b, &opts.locales);
+        inputs.push(("runBundle", one(bundles)));
     }
     for (name, rows) in [
         ("specClass", &spec_rows.classes),
         ("specMethod", &spec_rows.methods),
         ("specField", &spec_rows.fields),
     ] {
-        if let Some(rid) = solver.prog.relation_id(name) {
-            let rows = rows.iter().map(|&(i, x)| vec![i as u64, x as u64]);
-            inputs.push((rid, rows.collect()));
-        }
+        let rows = rows.iter().map(|&(i, x)| vec![i as u64, x as u64]);
+        inputs.push((name, rows.collect()));
     }
-    built.extend(
-        inputs
-            .iter()
-            .map(|(rid, rows)| (*rid, relation_from_tuples(nv, &solver.blocks(*rid), rows))),
-    );
-    drop(inputs);
-    // The facts are on disk and in BDDs now: free their tuples and maps
-    // (gigabytes for the whole JDK) before the solve.
-    drop(facts);
-    for (rid, bdd) in built {
-        solver.rels[rid] = bdd;
-    }
-    let load = start.elapsed();
-    if crate::trace::enabled() {
-        eprintln!("[trace] variable order {}", solver.layout.describe_order());
-        eprintln!(
-            "[trace] facts loaded into BDDs in {:.3}s",
-            load.as_secs_f64()
-        );
-    }
-    let start = Instant::now();
-    solver.solve()?;
-    let solve = start.elapsed();
+    (inputs.into_iter())
+        .filter_map(|(name, rows)| Some((id(name)?, rows)))
+        .collect()
+}
+
+/// Writes every input and output relation of the solve into the staged
+/// database `dir` as a BDD (facts included, but for the `unencoded` ones
+/// already there as tuples), side by side, and the `bddinfo`: opening the
+/// database later costs its size, not a rebuild from tuples.
+fn write_results(
+    solver: &Solver,
+    dir: &Path,
+    unencoded: &HashSet<usize>,
+) -> Result<(), AnalysisError> {
     let t = Instant::now();
-    // Every relation, facts included, is stored as a BDD: opening the
-    // database later costs its size, not a rebuild from tuples.
-    // Relations are written side by side: the whole JDK has dozens of
-    // large ones.
     (0..solver.prog.relations.len())
         .into_par_iter()
         .filter(|rel| !unencoded.contains(rel))
@@ -422,7 +486,15 @@ fn analyze_unguarded(
         })?;
     solver.write_bddinfo(&dir.join("bddinfo"))?;
     trace_time("results written", t);
-    std::fs::write(dir.join("database.dl"), database_schema(&solver, &text))?;
+    Ok(())
+}
+
+/// Records the analysis's options in the manifest, the specification
+/// with its checksum.
+fn record_options(
+    manifest: &mut ManifestBuilder,
+    opts: &AnalysisOptions,
+) -> Result<(), AnalysisError> {
     manifest.option("variant", &opts.variant.to_string());
     if opts.member_arrays {
         manifest.option("member-arrays", "on");
@@ -450,19 +522,7 @@ fn analyze_unguarded(
         manifest.option("spec", &s.display().to_string());
         manifest.input(s)?;
     }
-    manifest
-        .timing("load", load.as_secs_f64())
-        .timing("solve", solve.as_secs_f64());
-    staged.commit(&manifest)?;
-    Ok((
-        solver,
-        summary,
-        AnalysisStats {
-            load,
-            solve,
-            roots: root_methods.len(),
-        },
-    ))
+    Ok(())
 }
 
 /// `database.dl`: the schema plus every result relation, all declared as
