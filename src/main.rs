@@ -174,7 +174,9 @@ enum Command {
     /// stay empty), to measure what it costs and finds on the same facts:
     /// privileged, string-of, arraycopy, encapsulation, field-accessors,
     /// method-util, arrays, services, resources, bundles, proxies,
-    /// method-handles, jvm-callbacks, annotations, launcher, configuration.
+    /// method-handles, jvm-callbacks, annotations, launcher, configuration;
+    /// and `containers`, the JDK's collections, which the front end models
+    /// (the facts are built without it).
     ///
     /// Examples:
     ///   refract analyze fixtures/classes/reflection --main Invoke --jdk none -o demo.db
