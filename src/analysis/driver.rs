@@ -241,15 +241,15 @@ fn analyze_unguarded(
     let mut prog = resolve(&parsed)?;
     // The rules that copy a fact into another layout are built from the
     // facts' rows (`datalog::views`).
-    let is_fact: Vec<bool> = (prog.relations.iter())
-        .map(|r| RELATIONS.iter().any(|s| s.name == r.name))
+    let facts_of: Vec<Option<usize>> = (prog.relations.iter())
+        .map(|r| RELATIONS.iter().position(|s| s.name == r.name))
         .collect();
-    let copies = take_views(&mut prog, |rid| is_fact[rid]);
+    let copies = take_views(&mut prog, |rid| facts_of[rid].is_some());
     let mut solver = Solver::new(prog)?;
     solver.observer = opts.observer.0.clone();
 
     let start = Instant::now();
-    let loaded = load_facts(&mut solver, &facts, &copies, &dir)?;
+    let loaded = load_facts(&mut solver, &facts, &copies, &facts_of, &dir)?;
     let inputs = analysis_inputs(&solver, &facts, opts, &root_methods, &spec_rows);
     let nv = solver.layout.num_vars();
     for (rid, rows) in inputs {
@@ -321,7 +321,8 @@ fn rule_text(opts: &AnalysisOptions) -> Result<String, AnalysisError> {
 }
 
 /// Encodes the fact relations some rule reads, and their `copies` into
-/// other layouts, straight from the builder's flat rows into the solver,
+/// other layouts (`facts_of` gives each relation's fact, by schema
+/// index), straight from the builder's flat rows into the solver,
 /// while the others are written into the staged database `dir` as
 /// `.tuples` (source locations, say, which only reports read: for the
 /// whole JDK, encoding them costs more than the rest of the load).
@@ -329,6 +330,7 @@ fn load_facts(
     solver: &mut Solver,
     facts: &ProgramFacts,
     copies: &[View],
+    facts_of: &[Option<usize>],
     dir: &Path,
 ) -> Result<LoadedFacts, AnalysisError> {
     let b = &facts.builder;
@@ -345,10 +347,6 @@ fn load_facts(
             .prog
             .relation_id(RELATIONS[r].name)
             .is_none_or(|rid| unencoded.contains(&rid))
-    };
-    let fact_of = |rid: usize| {
-        let name = &solver.prog.relations[rid].name;
-        RELATIONS.iter().position(|s| s.name == name)
     };
     let solver_ref = &*solver;
     let (written, built) = rayon::join(
@@ -372,7 +370,7 @@ fn load_facts(
                     )
                 })
                 .chain(copies.iter().filter_map(|c| {
-                    let fact = fact_of(c.source)?;
+                    let fact = facts_of[c.source]?;
                     let rows = b.rels[fact].len() / RELATIONS[fact].attrs.len();
                     Some((rows, Encode::Copy(c, fact)))
                 }))
