@@ -278,6 +278,8 @@ fn report_counts_sites_call_graph_and_specification_points() {
 /// `version(who)` returns its parameter: the front end records that
 /// (`returnsParam`) instead of copying `who` into the return variable, and
 /// the reflective call's result receives the argument from the parameter.
+/// The methods that return a parameter through a call (`Lifted`) are only
+/// in `returnedParam`, which the analysis derives.
 #[test]
 fn a_returned_parameter_reaches_the_call_not_the_return_variable() {
     let dir = tempfile::tempdir().unwrap();
@@ -288,6 +290,7 @@ fn a_returned_parameter_reaches_the_call_not_the_return_variable() {
         dir.path(),
         &db,
         "returnsParam(m, z)?\n\
+         returnedParam(m, z)?\n\
          vP(\"<r.Upper: java.lang.String version(java.lang.String)>/ret\", h)?\n\
          vP(\"<Invoke: void main(java.lang.String[])>/s@72\", h)?\n",
     );
@@ -295,6 +298,14 @@ fn a_returned_parameter_reaches_the_call_not_the_return_variable() {
     assert_eq!(
         lines,
         [
+            " m                                                     | z",
+            "-------------------------------------------------------+---",
+            " <Callbacks$Point: java.lang.Object readResolve()>     | 0",
+            " <Dispatch$Circle: java.lang.Object self()>            | 0",
+            " <Dispatch$Shape: java.lang.Object self()>             | 0",
+            " <Lifted: java.lang.String pass(java.lang.String)>     | 0",
+            " <r.Upper: java.lang.String version(java.lang.String)> | 0",
+            "5 tuples",
             " m                                                                  | z",
             "--------------------------------------------------------------------+---",
             " <Callbacks$Point: java.lang.Object readResolve()>                  | 0",
@@ -313,6 +324,38 @@ fn a_returned_parameter_reaches_the_call_not_the_return_variable() {
             "1 tuple",
         ]
     );
+}
+
+/// A method entered by reflection makes its parameter stores on what the
+/// reflective call passed (`reflArg`), and an ordinary call on what it
+/// passed: `Box(v)` stores through `super(v)` (the store lifted to
+/// `Box`'s callers), `set(v)` into its receiver. Each object's field holds
+/// only its own call's object, with and without contexts.
+#[test]
+fn reflective_calls_make_parameter_stores_on_what_they_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = empty_spec(dir.path());
+    let main = "<Stored: void main(java.lang.String[])>";
+    let expected = [
+        " a                                                               | b",
+        "-----------------------------------------------------------------+--------------------------------------------------------------------------",
+        &format!(" {main}[0@L36] new Stored$Box   | {main}[4@L36] new Stored$Plain"),
+        &format!(" {main}[47@L38] new Stored$Base | {main}[51@L38] new Stored$Initial"),
+        &format!(" {main}[47@L38] new Stored$Base | {main}[85@L39] new Stored$ByInvoke"),
+        &format!(" <reflective new Stored$Box>                                     | {main}[35@L37] new Stored$ByConstructor"),
+        "4 tuples",
+    ];
+    for context in ["insensitive", "1-object", "1-call-site"] {
+        let db = dir.path().join(format!("stored.{context}.db"));
+        analyze_with("Stored", "casts", &spec, &db, &["--context", context]);
+        let out = query(
+            dir.path(),
+            &db,
+            "hP(a, \"<Stored$Base: java.lang.Object value>\", b)?\n",
+        );
+        let lines: Vec<&str> = out.lines().map(str::trim_end).collect();
+        assert_eq!(lines, expected, "{context}");
+    }
 }
 
 /// `wrap(s)` returns what `pass(s)` returns, and `pass` returns its

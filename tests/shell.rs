@@ -760,8 +760,8 @@ fn explain_prints_the_derivation_of_a_tuple() {
         cut.stdout,
         format!(
             "reach(\"<r.Upper: void <init>()>\")  [queries/contexts/insensitive.dl:13]\n\
-             \x20 IEr(\"{site}\", \"<r.Upper: void <init>()>\")  [queries/reflection.dl:205]\n\
-             \x20   newInstanceTargets(\"{site}\", \"r.Upper\")  [queries/reflection.dl:182]\n\
+             \x20 IEr(\"{site}\", \"<r.Upper: void <init>()>\")  [queries/reflection.dl:206]\n\
+             \x20   newInstanceTargets(\"{site}\", \"r.Upper\")  [queries/reflection.dl:183]\n\
              \x20     newInstanceCandidate(\"{site}\", \"r.Upper\")  \
              [not explained within the search's bounds]\n\
              \x20     siteModule(\"{site}\", \"<unnamed>\")  \

@@ -204,35 +204,16 @@ pub struct FactsBuilder {
     /// (renumbered with the heap domain, see
     /// [`super::heap_abstraction::merge_heaps`]).
     pub(super) bundle_files: Vec<(String, String, u32)>,
-    /// The calls whose result their method only returns, with a known
-    /// callee and some of the method's parameters as arguments (see
-    /// `lift_returned_parameters`).
-    returned_calls: Vec<ReturnedCall>,
 }
 
 /// A call site as [`FactsBuilder::emit_invoke`] emitted it.
 struct EmittedCall {
     /// The site.
     site: u32,
-    /// Whether the call is statically bound (`IE0`).
-    direct: bool,
     /// The method it calls, when that does not depend on the receiver's
     /// objects: a statically bound call, or a virtual call of a final
     /// class's or a final method.
     bound: Option<u32>,
-}
-
-/// A call whose result its method only copies on to its return value.
-struct ReturnedCall {
-    /// The site.
-    site: u32,
-    /// The method making the call.
-    caller: u32,
-    /// The method it calls.
-    callee: u32,
-    /// `(argument position, caller's parameter position)` for the
-    /// arguments that are the caller's own parameters.
-    passed: Vec<(u32, u32)>,
 }
 
 /// The root of the exception types.
@@ -294,7 +275,6 @@ impl FactsBuilder {
             name_filters: Vec::new(),
             resource_streams: Vec::new(),
             bundle_files: Vec::new(),
-            returned_calls: Vec::new(),
         };
         let object = b.types.intern("java.lang.Object");
         b.add(R::VP0, &[GLOBAL_VAR, GLOBAL_HEAP]);
@@ -1120,10 +1100,11 @@ impl FactsBuilder {
     }
 
     /// The facts of one call statement of a method's body: the call's own
-    /// (see [`Self::emit_invoke`]), its null guard, the caller's
-    /// parameters it passes on to a statically bound callee
-    /// (`actualParam`), and, where its result is returned, the call kept
-    /// for the returned-parameter summaries.
+    /// (see [`Self::emit_invoke`]), its null guard, and, where the callee
+    /// is known without the receiver's objects, the caller's parameters
+    /// it passes on (`actualParam`) and whether the caller only returns
+    /// its result (`returnedCall`). `pointsto.dl` lifts the callees'
+    /// parameter stores and returned parameters through these.
     fn emit_call_stmt(
         &mut self,
         ir: &MethodIr,
@@ -1140,26 +1121,20 @@ impl FactsBuilder {
         if let Some(v) = cx.guard {
             self.add(R::NullGuard, &[call.site, v]);
         }
+        let Some(callee) = call.bound else {
+            return;
+        };
         let shift = u32::from(inv.kind != InvokeKind::Static);
-        let passed: Vec<(u32, u32)> = (inv.receiver.iter().map(|&r| (0, r)))
+        let passed = (inv.receiver.iter().map(|&r| (0, r)))
             .chain(
                 (inv.args.iter().enumerate()).filter_map(|(k, a)| a.map(|a| (k as u32 + shift, a))),
             )
-            .filter_map(|(z, a)| param_of.get(&a).map(|&p| (z, p)))
-            .collect();
-        if call.direct {
-            for &(z, p) in &passed {
-                self.add(R::ActualParam, &[call.site, z, p]);
-            }
+            .filter_map(|(z, a)| param_of.get(&a).map(|&p| (z, p)));
+        for (z, p) in passed {
+            self.add(R::ActualParam, &[call.site, z, p]);
         }
-        let returned = inv.result.is_some_and(|r| ir.returned_results.contains(&r));
-        if let (true, Some(callee), false) = (returned, call.bound, passed.is_empty()) {
-            self.returned_calls.push(ReturnedCall {
-                site: call.site,
-                caller: cx.method,
-                callee,
-                passed,
-            });
+        if inv.result.is_some_and(|r| ir.returned_results.contains(&r)) {
+            self.add(R::ReturnedCall, &[call.site, callee]);
         }
     }
 
@@ -1250,7 +1225,6 @@ impl FactsBuilder {
         self.add(R::Iloc, &[i, m, bci, line]);
         Some(EmittedCall {
             site: i,
-            direct,
             bound: (direct || sealed).then_some(target),
         })
     }
@@ -1495,158 +1469,6 @@ impl FactsBuilder {
         }
     }
 
-    /// Completes `paramStore` with the stores a method makes through the
-    /// statically bound calls that pass its own parameters on
-    /// (`super(source)`, `this(a, b)`, a static helper): the callee's store
-    /// of its parameter `zv` into its parameter `zb` becomes the caller's
-    /// store of the parameters it passed there (see `actualParam`), so a
-    /// chain of constructors stores at the `new`. The analysis then makes
-    /// no such store at the passing call (`liftedAt` in `pointsto.dl`).
-    fn lift_parameter_stores(&mut self) {
-        type Entry = (u32, u32, u32);
-        let mut summary: FxHashMap<u32, Vec<Entry>> = FxHashMap::default();
-        let mut todo: Vec<(u32, Entry)> = Vec::new();
-        for t in self.rels[R::ParamStore as usize].chunks_exact(4) {
-            let e = (t[1], t[2], t[3]);
-            summary.entry(t[0]).or_default().push(e);
-            todo.push((t[0], e));
-        }
-        if todo.is_empty() {
-            return;
-        }
-        let mut passed: FxHashMap<u32, Vec<(u32, u32)>> = FxHashMap::default();
-        for t in self.rels[R::ActualParam as usize].chunks_exact(3) {
-            passed.entry(t[0]).or_default().push((t[1], t[2]));
-        }
-        // The passing sites of each statically bound callee.
-        let mut passing: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
-        for t in self.rels[R::IE0 as usize].chunks_exact(2) {
-            if passed.contains_key(&t[0]) {
-                passing.entry(t[1]).or_default().push(t[0]);
-            }
-        }
-        while let Some((callee, (zb, f, zv))) = todo.pop() {
-            for &i in passing.get(&callee).into_iter().flatten() {
-                let args = &passed[&i];
-                let param = |z: u32| args.iter().find(|(a, _)| *a == z).map(|(_, p)| *p);
-                let (Some(pb), Some(pv)) = (param(zb), param(zv)) else {
-                    continue;
-                };
-                let caller = self.sites[i as usize].method;
-                let e = (pb, f, pv);
-                let entries = summary.entry(caller).or_default();
-                if !entries.contains(&e) {
-                    entries.push(e);
-                    todo.push((caller, e));
-                }
-            }
-        }
-        let mut all: Vec<(u32, Entry)> = summary
-            .into_iter()
-            .flat_map(|(m, es)| es.into_iter().map(move |e| (m, e)))
-            .collect();
-        all.sort_unstable();
-        let rel = &mut self.rels[R::ParamStore as usize];
-        rel.clear();
-        for &(m, (zb, f, zv)) in &all {
-            rel.extend_from_slice(&[m, zb, f, zv]);
-        }
-        self.add_reflective_formals(&all);
-    }
-
-    /// Completes `returnsParam` through the calls whose result a method
-    /// only returns: when such a call's callee returns its argument `z`,
-    /// and that argument is the calling method's parameter `p`, the
-    /// calling method returns `p` too, and the call passes nothing itself
-    /// (`liftedReturn`). `String.toUpperCase(Locale)` then gives each of
-    /// its callers its own receiver, where its return variable held every
-    /// string any caller upper-cased (the names of every
-    /// `Provider.getService` reached hsqldb's `Class.forName`).
-    fn lift_returned_parameters(&mut self) {
-        if self.returned_calls.is_empty() {
-            return;
-        }
-        let mut returns: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
-        let mut todo: Vec<(u32, u32)> = Vec::new();
-        for t in self.rels[R::ReturnsParam as usize].chunks_exact(2) {
-            returns.entry(t[0]).or_default().push(t[1]);
-            todo.push((t[0], t[1]));
-        }
-        let mut calling: FxHashMap<u32, Vec<usize>> = FxHashMap::default();
-        for (k, c) in self.returned_calls.iter().enumerate() {
-            calling.entry(c.callee).or_default().push(k);
-        }
-        let mut lifted: Vec<(u32, u32)> = Vec::new();
-        while let Some((callee, z)) = todo.pop() {
-            for &k in calling.get(&callee).into_iter().flatten() {
-                let c = &self.returned_calls[k];
-                let Some(&(_, p)) = c.passed.iter().find(|(a, _)| *a == z) else {
-                    continue;
-                };
-                lifted.push((c.site, z));
-                let own = returns.entry(c.caller).or_default();
-                if !own.contains(&p) {
-                    own.push(p);
-                    todo.push((c.caller, p));
-                    self.rels[R::ReturnsParam as usize].extend_from_slice(&[c.caller, p]);
-                }
-            }
-        }
-        lifted.sort_unstable();
-        lifted.dedup();
-        for (i, z) in lifted {
-            self.add(R::LiftedReturn, &[i, z]);
-        }
-        self.returned_calls = Vec::new();
-    }
-
-    /// Gives each parameter that a method's parameter stores name a copy
-    /// that only reflective calls pass to (`reflFormal`), of the
-    /// parameter's type, and makes the stores on these copies (in `S`): a
-    /// method entered by reflection stores what the reflective calls
-    /// passed, not what every ordinary call passes to its parameters.
-    fn add_reflective_formals(&mut self, stores: &[(u32, (u32, u32, u32))]) {
-        let mut positions: Vec<(u32, u32)> = stores
-            .iter()
-            .flat_map(|&(m, (zb, _, zv))| [(m, zb), (m, zv)])
-            .collect();
-        positions.sort_unstable();
-        positions.dedup();
-        let wanted: FxHashSet<(u32, u32)> = positions.iter().copied().collect();
-        let mut formals: FxHashMap<(u32, u32), u32> = FxHashMap::default();
-        for t in self.rels[R::Formal as usize].chunks_exact(3) {
-            if wanted.contains(&(t[0], t[1])) {
-                formals.insert((t[0], t[1]), t[2]);
-            }
-        }
-        let vars: FxHashSet<u32> = formals.values().copied().collect();
-        let mut types: FxHashMap<u32, u32> = FxHashMap::default();
-        for t in self.rels[R::VT as usize].chunks_exact(2) {
-            if vars.contains(&t[0]) {
-                types.insert(t[0], t[1]);
-            }
-        }
-        let mut copies: FxHashMap<(u32, u32), u32> = FxHashMap::default();
-        for &(m, z) in &positions {
-            let Some(&v) = formals.get(&(m, z)) else {
-                continue;
-            };
-            let local = format!("{}@reflection", self.vars[v as usize].1);
-            let ty = types
-                .get(&v)
-                .map_or("java.lang.Object", |&t| self.types.name(t))
-                .to_string();
-            let copy = self.new_var(m, &local, &ty);
-            self.add(R::ReflFormal, &[m, z, copy]);
-            copies.insert((m, z), copy);
-        }
-        for &(m, (zb, f, zv)) in stores {
-            if let (Some(&b), Some(&v)) = (copies.get(&(m, zb)), copies.get(&(m, zv))) {
-                self.add(R::S, &[b, f, v]);
-            }
-        }
-    }
-
     /// Adds the global relations once every class is declared: subtyping
     /// (`aT`), dispatch (`cha`), class objects, the strings that name
     /// types, methods and fields.
@@ -1655,8 +1477,6 @@ impl FactsBuilder {
             let host = self.types.intern(&top);
             self.add(R::TypeNest, &[t, host]);
         }
-        self.lift_parameter_stores();
-        self.lift_returned_parameters();
         self.add_component_types();
         // Dispatch for every concrete class (and arrays, which dispatch as
         // Object).

@@ -126,22 +126,19 @@ relations! {
         "variable holding a method's return value";
     ReturnsParam => "returnsParam",
         [("method", "M"), ("num", "Z")],
-        "a method that returns its parameter num (0 is this for instance methods): each call's result receives the call's own argument, and the copies of the parameter into the return value are not in A";
+        "a method whose body returns its parameter num (0 is this for instance methods): each call's result receives the call's own argument, and the copies of the parameter into the return value are not in A (returnedParam adds those returned through calls)";
     ParamStore => "paramStore",
         [("method", "M"), ("base", "Z"), ("field", "F"), ("value", "Z")],
-        "the method stores its parameter value into field of its parameter base (F 0: the elements of an array), itself or through a statically bound call it passes both parameters to; the store is not in S but made at each call";
+        "the method's body stores its parameter value into field of its parameter base (F 0: the elements of an array); the store is not in S but made at each call (paramStoreOfM adds the stores of the statically bound calls it passes both parameters to)";
     ParamLoad => "paramLoad",
         [("method", "M"), ("base", "Z"), ("field", "F")],
         "the method returns only what it loads from field of its parameter base: each call loads from its own argument instead of receiving the return value";
-    ReflFormal => "reflFormal",
-        [("method", "M"), ("num", "Z"), ("variable", "V")],
-        "a copy of formal parameter num of a method with parameter stores (paramStore) that receives only what reflective calls pass: the method's parameter stores are made on these (in S)";
     ActualParam => "actualParam",
         [("invoke", "I"), ("num", "Z"), ("param", "Z")],
-        "argument num of a statically bound call is parameter param of the calling method";
-    LiftedReturn => "liftedReturn",
-        [("invoke", "I"), ("num", "Z")],
-        "the callee returns argument num, which is a parameter of the calling method that the calling method returns in its place";
+        "argument num of a call whose callee is known without the receiver's objects (statically bound, or a final method) is parameter param of the calling method";
+    ReturnedCall => "returnedCall",
+        [("invoke", "I"), ("callee", "M")],
+        "the calling method only returns the call's result (nothing else reads it), and the call runs callee, known without the receiver's objects";
     Ithr => "Ithr",
         [("invoke", "I"), ("variable", "V")],
         "variable receiving exceptions from a call";

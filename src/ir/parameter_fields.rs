@@ -19,15 +19,15 @@
 //! each call with the call's own variables (`callStore` in
 //! `pointsto.dl`). A constructor that passes its parameters on to
 //! `super(...)` or `this(...)` inherits the stores of the constructor it
-//! calls (lifted when the facts are written), so a chain of constructors
+//! calls (`paramStoreOfM` in `pointsto.dl`), so a chain of constructors
 //! stores at the `new`. A method whose return value is only ever loaded
 //! from a field of a parameter records those loads
 //! ([`MethodIr::param_loads`]): each call loads from its own receiver
 //! (`callLoad`) instead of receiving the method's return value. Its body
 //! stays as it is, for the reflective calls, which pass arguments as a
-//! whole and receive the return value as before. Reflective calls also
-//! pass to copies of the parameters that the stores name (`reflFormal`),
-//! and the facts make the stores on those copies, so a method entered by
+//! whole and receive the return value as before. What reflective calls
+//! pass to the parameters that the stores name is kept apart (`reflArg`),
+//! and the analysis makes the stores on it, so a method entered by
 //! reflection stores only what reflective calls passed.
 
 use super::{MethodIr, Stmt, Var};

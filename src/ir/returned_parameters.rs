@@ -25,11 +25,11 @@
 //! returns what `StringLatin1.toUpperCase(this, value, locale)` returns,
 //! which is that argument or a new string: the call's result is only
 //! copied on to the return value, so this pass records it
-//! ([`MethodIr::returned_results`]), and the front end lifts the callee's
-//! returned parameter to the caller's own callers when the call passes
-//! the caller's parameter there (`lift_returned_parameters` in
-//! `src/facts/extract.rs`). The new strings still flow through the return
-//! variables.
+//! ([`MethodIr::returned_results`], the fact `returnedCall`), and the
+//! analysis lifts the callee's returned parameter to the caller's own
+//! callers when the call passes the caller's parameter there
+//! (`returnedParam` in `pointsto.dl`). The new strings still flow through
+//! the return variables.
 
 use super::{MethodIr, Stmt, Var};
 use fxhash::{FxHashMap, FxHashSet};
