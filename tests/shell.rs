@@ -110,7 +110,7 @@ fn schema_describes_relations_and_query_answers_once() {
          \x20 stored in vP0.bdd\n\
          newInstanceTargets (invoke:I0, type:T0)\n\
          \x20 stored in newInstanceTargets.bdd\n\
-         \x20 queries/reflection.dl:182: newInstanceTargets(i, t) :- newInstanceCandidate(i, t), siteModule(i, y), !ctorDeniedFrom(y, t).\n\
+         \x20 queries/reflection.dl:183: newInstanceTargets(i, t) :- newInstanceCandidate(i, t), siteModule(i, y), !ctorDeniedFrom(y, t).\n\
          memberPlaceholder (invoke:I0, heap:H0)\n"
     );
     assert_eq!(
