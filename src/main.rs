@@ -144,7 +144,8 @@ enum Command {
         #[arg(long)]
         no_merge_tables: bool,
         /// Switch off a model of the front end by name: `containers`, the
-        /// JDK's collections (queries/models/containers.tsv).
+        /// JDK's collections (queries/models/containers.tsv); `natives`,
+        /// the bodies of the JDK's natives (queries/models/natives.tsv).
         #[arg(long = "no-model", value_name = "MODEL", value_delimiter = ',',
               value_parser = clap::builder::PossibleValuesParser::new(refract::models::FRONT_END_MODELS))]
         models_off: Vec<String>,
@@ -175,8 +176,9 @@ enum Command {
     /// privileged, string-of, arraycopy, encapsulation, field-accessors,
     /// method-util, arrays, services, resources, bundles, proxies,
     /// method-handles, jvm-callbacks, annotations, launcher, configuration;
-    /// and `containers`, the JDK's collections, which the front end models
-    /// (the facts are built without it).
+    /// and `containers` and `natives`, the JDK's collections and the
+    /// bodies of its natives, which the front end models (the facts are
+    /// built without them).
     ///
     /// Examples:
     ///   refract analyze fixtures/classes/reflection --main Invoke --jdk none -o demo.db
@@ -255,8 +257,9 @@ enum Command {
         #[arg(long = "locale", value_name = "LOCALE", value_delimiter = ',', value_parser = parse_locale)]
         locales: Vec<String>,
         /// Switch off a model of queries/models/ by name (comma-separated or
-        /// repeated): its relations stay empty (`containers`: the facts
-        /// are built without the model of the JDK's collections).
+        /// repeated): its relations stay empty (`containers`, `natives`:
+        /// the facts are built without the front end's model of the JDK's
+        /// collections or natives).
         #[arg(long = "no-model", value_name = "MODEL", value_delimiter = ',',
               value_parser = clap::builder::PossibleValuesParser::new(
                   refract::analysis::variant::MODEL_NAMES.into_iter().chain(refract::models::FRONT_END_MODELS)))]
@@ -530,6 +533,7 @@ fn facts_options(no_merge_tables: bool, models_off: &[String]) -> refract::facts
             merge_tables: !no_merge_tables,
         },
         containers: !models_off.iter().any(|m| m == "containers"),
+        natives: !models_off.iter().any(|m| m == "natives"),
     }
 }
 

@@ -3,7 +3,7 @@
 
 use refract::classpath::jdk::{jmods, JdkChoice};
 use refract::classpath::ClassPath;
-use refract::facts::{generate, write::named_tuples};
+use refract::facts::{generate, generate_with, write::named_tuples, FactsOptions};
 
 #[test]
 fn whole_jdk_loads_without_failures() {
@@ -70,6 +70,9 @@ fn whole_jdk_loads_without_failures() {
             "{start0}\t{start0}[0@L0] invokevirtual <java.lang.Thread: void run()>\tvoid run()"
         )]
     );
+    // Object.clone returns its receiver.
+    let clone = "<java.lang.Object: java.lang.Object clone()>";
+    assert!(named_tuples(&f.builder, "returnsParam").contains(&format!("{clone}\t0")));
     // The facts hold no copy for it: queries/models/arraycopy.dl makes
     // each call's copy (tests/contexts.rs).
     let copy = "<java.lang.System: void arraycopy(java.lang.Object,int,java.lang.Object,int,int)>";
@@ -184,6 +187,36 @@ fn whole_jdk_loads_without_failures() {
         "{exceptions} exception types, {strings} distinct strings, {tables} tables of {sites} sites, of {} objects",
         heaps.len()
     );
+}
+
+/// `--no-model natives`: java.base's natives keep their formals but get
+/// no body, so `Thread.start0` calls nothing and `Object.clone` returns
+/// nothing of its receiver.
+#[test]
+fn the_natives_model_switches_off() {
+    let mods = jmods(&JdkChoice::Auto).expect("a JDK with jmods (run .ci/run to install one)");
+    let base = mods
+        .iter()
+        .find(|m| m.file_name().is_some_and(|n| n == "java.base.jmod"))
+        .expect("java.base.jmod");
+    let mut cp = ClassPath::default();
+    cp.push_library(base.clone());
+    let opts = FactsOptions {
+        natives: false,
+        ..FactsOptions::default()
+    };
+    let f = generate_with(&cp, &opts, &|_| {});
+    assert!(f.problems.is_empty());
+    let start0 = "<java.lang.Thread: void start0()>";
+    assert!(named_tuples(&f.builder, "Iloc")
+        .iter()
+        .all(|t| !t.starts_with(start0)));
+    assert!(named_tuples(&f.builder, "formal").contains(&format!("{start0}\t0\t{start0}/this")));
+    let clone = "<java.lang.Object: java.lang.Object clone()>";
+    assert!(named_tuples(&f.builder, "returnsParam")
+        .iter()
+        .all(|t| !t.starts_with(clone)));
+    assert_eq!(f.builder.stats.modelled_natives, 0);
 }
 
 /// Debian's jython 2.7.3: 563 of its 4,697 classes carry the CLDC

@@ -209,50 +209,141 @@ struct StaticSite<'a> {
     targets: BTreeSet<String>,
 }
 
+/// The static sites of the results, indexed by exact caller and by
+/// (class, method) with their lines, as traces name them.
+struct SiteIndex<'a> {
+    /// The sites, reachable ones first.
+    sites: Vec<StaticSite<'a>>,
+    /// By (class, method, descriptor, bci).
+    exact: HashMap<(String, String, String, u64), Vec<usize>>,
+    /// By (class, method): (line, site).
+    by_line: HashMap<(String, String), Vec<(u64, usize)>>,
+}
+
+impl<'a> SiteIndex<'a> {
+    /// Indexes the reachable and unreachable sites of `r`.
+    fn build(db: &mut Database, r: &'a Results) -> SiteIndex<'a> {
+        let mut index = SiteIndex {
+            sites: Vec::new(),
+            exact: HashMap::new(),
+            by_line: HashMap::new(),
+        };
+        for (reachable, list) in [(true, &r.sites), (false, &r.unreachable)] {
+            for s in list {
+                let Some(sig) = parse_method_signature(&db.name("M", s.caller)) else {
+                    continue;
+                };
+                let k = index.sites.len();
+                index
+                    .exact
+                    .entry((sig.class.clone(), sig.name.clone(), sig.descriptor(), s.bci))
+                    .or_default()
+                    .push(k);
+                index
+                    .by_line
+                    .entry((sig.class.clone(), sig.name.clone()))
+                    .or_default()
+                    .push((s.line, k));
+                let label = Caller::Exact {
+                    class: sig.class.clone(),
+                    method: sig.name.clone(),
+                    desc: sig.descriptor(),
+                    bci: s.bci,
+                }
+                .to_string();
+                index.sites.push(StaticSite {
+                    site: s,
+                    label,
+                    reachable,
+                    targets: s
+                        .targets
+                        .iter()
+                        .map(|&t| target_text(db, s.api, t))
+                        .collect(),
+                });
+            }
+        }
+        index
+    }
+
+    /// The static sites of `api` at `caller`: the one at its bci, or
+    /// those on its line (every line of the method when the trace gives
+    /// none).
+    fn candidates(&self, caller: &Caller, api: &str) -> Vec<usize> {
+        let all: Vec<usize> = match caller {
+            Caller::Exact {
+                class,
+                method,
+                desc,
+                bci,
+            } => self
+                .exact
+                .get(&(class.clone(), method.clone(), desc.clone(), *bci))
+                .cloned()
+                .unwrap_or_default(),
+            Caller::ByLine {
+                class,
+                method,
+                line,
+            } => self
+                .by_line
+                .get(&(class.clone(), method.clone()))
+                .into_iter()
+                .flatten()
+                .filter(|(l, _)| line.is_none_or(|want| *l == want))
+                .map(|(_, k)| *k)
+                .collect(),
+        };
+        all.into_iter()
+            .filter(|&k| self.sites[k].site.api == api)
+            .collect()
+    }
+
+    /// What became of a traced edge at its static `candidates` (neither
+    /// failed nor generated, of a modelled API): found, or why not. The
+    /// reachable candidates are counted in `matched`.
+    fn judge(
+        &self,
+        edge: &TracedEdge,
+        candidates: &[usize],
+        matched: &mut BTreeMap<usize, usize>,
+    ) -> Outcome {
+        if candidates.is_empty() {
+            return Outcome::Missed(Missed::NotInClassPath);
+        }
+        let reachable: Vec<usize> = candidates
+            .iter()
+            .copied()
+            .filter(|&k| self.sites[k].reachable)
+            .collect();
+        if reachable.is_empty() {
+            return Outcome::Missed(Missed::NotReachable);
+        }
+        for &k in &reachable {
+            *matched.entry(k).or_default() += 1;
+        }
+        let found = reachable.iter().any(|&k| {
+            let t = &self.sites[k].targets;
+            t.contains(&edge.target) || edge.dispatched.iter().any(|d| t.contains(d))
+        });
+        if found {
+            Outcome::Found
+        } else if reachable.iter().all(|&k| self.sites[k].targets.is_empty()) {
+            Outcome::Missed(Missed::Unresolved)
+        } else {
+            Outcome::Missed(Missed::OtherTargets)
+        }
+    }
+}
+
 /// Judges `edges` against the results of `db`.
 pub fn check(
     db: &mut Database,
     r: &Results,
     edges: Vec<TracedEdge>,
 ) -> Result<Check, DatabaseError> {
-    // The static sites, indexed by exact caller and by (class, method)
-    // with their lines.
-    let mut sites: Vec<StaticSite> = Vec::new();
-    let mut exact_idx: HashMap<(String, String, String, u64), Vec<usize>> = HashMap::new();
-    let mut by_line: HashMap<(String, String), Vec<(u64, usize)>> = HashMap::new();
-    for (reachable, list) in [(true, &r.sites), (false, &r.unreachable)] {
-        for s in list {
-            let Some(sig) = parse_method_signature(&db.name("M", s.caller)) else {
-                continue;
-            };
-            let k = sites.len();
-            exact_idx
-                .entry((sig.class.clone(), sig.name.clone(), sig.descriptor(), s.bci))
-                .or_default()
-                .push(k);
-            by_line
-                .entry((sig.class.clone(), sig.name.clone()))
-                .or_default()
-                .push((s.line, k));
-            let label = Caller::Exact {
-                class: sig.class.clone(),
-                method: sig.name.clone(),
-                desc: sig.descriptor(),
-                bci: s.bci,
-            }
-            .to_string();
-            sites.push(StaticSite {
-                site: s,
-                label,
-                reachable,
-                targets: s
-                    .targets
-                    .iter()
-                    .map(|&t| target_text(db, s.api, t))
-                    .collect(),
-            });
-        }
-    }
+    let index = SiteIndex::build(db, r);
+    let sites = &index.sites;
     let app_methods: BTreeSet<u64> = db
         .tuples_if_present("applicationMethod")?
         .into_iter()
@@ -262,21 +353,14 @@ pub fn check(
     let mut missing = missing_members(db, &edges)?;
     missing.extend(missing_classes(db, &edges)?);
     let invokes_at = |e: &TracedEdge| -> Vec<u64> {
-        let Caller::Exact {
-            class,
-            method,
-            desc,
-            bci,
-        } = &e.caller
-        else {
-            return Vec::new();
-        };
-        (exact_idx.get(&(class.clone(), method.clone(), desc.clone(), *bci)))
-            .into_iter()
-            .flatten()
-            .filter(|&&k| sites[k].site.api == e.api)
-            .map(|&k| sites[k].site.invoke)
-            .collect()
+        match &e.caller {
+            Caller::Exact { .. } => index
+                .candidates(&e.caller, &e.api)
+                .into_iter()
+                .map(|k| sites[k].site.invoke)
+                .collect(),
+            Caller::ByLine { .. } => Vec::new(),
+        }
     };
     missing.extend(missing_constructors(db, &edges, &invokes_at)?);
     // Whether static site `k` is in a method of the JDK's.
@@ -287,33 +371,7 @@ pub fn check(
     let mut matched: BTreeMap<usize, usize> = BTreeMap::new(); // static site -> traced edges there
     for (n, edge) in edges.into_iter().enumerate() {
         traced_sites.insert(edge.caller.clone());
-        // The static sites of the edge's API at its caller.
-        let candidates: Vec<usize> = match &edge.caller {
-            Caller::Exact {
-                class,
-                method,
-                desc,
-                bci,
-            } => exact_idx
-                .get(&(class.clone(), method.clone(), desc.clone(), *bci))
-                .cloned()
-                .unwrap_or_default(),
-            Caller::ByLine {
-                class,
-                method,
-                line,
-            } => by_line
-                .get(&(class.clone(), method.clone()))
-                .into_iter()
-                .flatten()
-                .filter(|(l, _)| line.is_none_or(|want| *l == want))
-                .map(|(_, k)| *k)
-                .collect(),
-        };
-        let candidates: Vec<usize> = candidates
-            .into_iter()
-            .filter(|&k| sites[k].site.api == edge.api)
-            .collect();
+        let candidates = index.candidates(&edge.caller, &edge.api);
         let jdk_caller = match candidates.first() {
             Some(&k) => jdk_site(k),
             None => is_jdk_class(edge.caller.class()),
@@ -324,30 +382,8 @@ pub fn check(
             Outcome::Generated
         } else if !modelled.contains(edge.api.as_str()) {
             Outcome::Missed(Missed::NotModelled)
-        } else if candidates.is_empty() {
-            Outcome::Missed(Missed::NotInClassPath)
-        } else if !candidates.iter().any(|&k| sites[k].reachable) {
-            Outcome::Missed(Missed::NotReachable)
         } else {
-            let reachable: Vec<usize> = candidates
-                .iter()
-                .copied()
-                .filter(|&k| sites[k].reachable)
-                .collect();
-            for &k in &reachable {
-                *matched.entry(k).or_default() += 1;
-            }
-            let found = reachable.iter().any(|&k| {
-                let t = &sites[k].targets;
-                t.contains(&edge.target) || edge.dispatched.iter().any(|d| t.contains(d))
-            });
-            if found {
-                Outcome::Found
-            } else if reachable.iter().all(|&k| sites[k].targets.is_empty()) {
-                Outcome::Missed(Missed::Unresolved)
-            } else {
-                Outcome::Missed(Missed::OtherTargets)
-            }
+            index.judge(&edge, &candidates, &mut matched)
         };
         if matches!(outcome, Outcome::Found | Outcome::Missed(_)) {
             let e = out.per_api.entry(edge.api.clone()).or_default();

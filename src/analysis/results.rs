@@ -146,29 +146,134 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
     let mut reach: BTreeSet<u64> = db.tuples("reach")?.into_iter().map(|t| t[0]).collect();
     reach.extend(db.tuples_if_present("jvmRan")?.into_iter().map(|t| t[0]));
     let classes = db.tuples("reachClass")?.len();
-    // Reflective API methods by M element.
-    let mut api_of: BTreeMap<u64, &'static str> = BTreeMap::new();
-    for sig in api::all_signatures() {
-        if let (Some(label), Some(m)) = (api::label_of(sig), db.id("M", sig)) {
-            api_of.insert(m, label);
+    let spec_points: Vec<(u64, u64)> = db
+        .tuples_if_present("specPoint")?
+        .into_iter()
+        .map(|t| (t[0], t[1]))
+        .collect();
+    let calls = Calls::read(db)?;
+    let targets = targets_by_site(db)?;
+    let partial = partial_sites(db, &spec_points)?;
+    let mut sites = Vec::new();
+    let mut unreachable = Vec::new();
+    let mut definitions = Vec::new();
+    for &(i, m) in &calls.calls {
+        let Some(&(caller, bci, line)) = calls.locs.get(&i) else {
+            continue;
+        };
+        // A site with no target.
+        let bare = |api| Site {
+            invoke: i,
+            api,
+            caller,
+            bci,
+            line,
+            targets: Vec::new(),
+            resolution: Resolution::Unresolved,
+        };
+        if let Some(&label) = calls.definition_of.get(&m) {
+            if reach.contains(&caller) {
+                definitions.push(bare(label));
+            }
+            continue;
         }
-    }
-    // The methods that define classes from bytes.
-    let mut definition_of: BTreeMap<u64, &'static str> = BTreeMap::new();
-    for &(label, sig) in api::CLASS_DEFINITIONS {
-        if let Some(m) = db.id("M", sig) {
-            definition_of.insert(m, label);
+        let Some(&label) = calls.api_of.get(&m) else {
+            continue;
+        };
+        if !reach.contains(&caller) {
+            unreachable.push(bare(label));
+            continue;
         }
+        let rel = APIS.iter().find(|a| a.0 == label).map_or("", |a| a.1);
+        let mut ts = targets.get(&(rel, i)).cloned().unwrap_or_default();
+        ts.sort_unstable();
+        ts.dedup();
+        let resolution = if ts.is_empty() {
+            Resolution::Unresolved
+        } else if partial.contains(&i) {
+            Resolution::Partial
+        } else {
+            Resolution::Full
+        };
+        sites.push(Site {
+            invoke: i,
+            api: label,
+            caller,
+            bci,
+            line,
+            targets: ts,
+            resolution,
+        });
     }
-    // The calls of reflective API methods, and their locations.
-    let api_methods: BTreeSet<u64> = api_of.keys().chain(definition_of.keys()).copied().collect();
-    let calls = db.tuples_with("Iref", 1, &api_methods)?;
-    let call_sites: BTreeSet<u64> = calls.iter().map(|t| t[0]).collect();
-    let mut locs: BTreeMap<u64, (u64, u64, u64)> = BTreeMap::new();
-    for t in db.tuples_with("Iloc", 0, &call_sites)? {
-        locs.insert(t[0], (t[1], t[2], t[3]));
+    let (variant, spec_only, completion) = configuration(db)?;
+    Ok(Results {
+        completion,
+        spec_only,
+        sites,
+        definitions,
+        unreachable,
+        methods: reach.len(),
+        classes,
+        spec_points,
+        variant,
+    })
+}
+
+/// The calls of the reflective API and of the methods that define
+/// classes from bytes, with their locations.
+struct Calls {
+    /// Reflective API methods by M element, with their labels.
+    api_of: BTreeMap<u64, &'static str>,
+    /// The methods that define classes from bytes, with their labels.
+    definition_of: BTreeMap<u64, &'static str>,
+    /// (site, method called) for the calls of either kind.
+    calls: Vec<(u64, u64)>,
+    /// Each call's (caller, bci, line).
+    locs: BTreeMap<u64, (u64, u64, u64)>,
+}
+
+impl Calls {
+    /// Finds the calls in `db` (`Iref`, `Iloc`).
+    fn read(db: &mut Database) -> Result<Calls, DatabaseError> {
+        let mut api_of: BTreeMap<u64, &'static str> = BTreeMap::new();
+        for sig in api::all_signatures() {
+            if let (Some(label), Some(m)) = (api::label_of(sig), db.id("M", sig)) {
+                api_of.insert(m, label);
+            }
+        }
+        let mut definition_of: BTreeMap<u64, &'static str> = BTreeMap::new();
+        for &(label, sig) in api::CLASS_DEFINITIONS {
+            if let Some(m) = db.id("M", sig) {
+                definition_of.insert(m, label);
+            }
+        }
+        let api_methods: BTreeSet<u64> =
+            api_of.keys().chain(definition_of.keys()).copied().collect();
+        let calls: Vec<(u64, u64)> = db
+            .tuples_with("Iref", 1, &api_methods)?
+            .into_iter()
+            .map(|t| (t[0], t[1]))
+            .collect();
+        let call_sites: BTreeSet<u64> = calls.iter().map(|t| t.0).collect();
+        let mut locs: BTreeMap<u64, (u64, u64, u64)> = BTreeMap::new();
+        for t in db.tuples_with("Iloc", 0, &call_sites)? {
+            locs.insert(t[0], (t[1], t[2], t[3]));
+        }
+        Ok(Calls {
+            api_of,
+            definition_of,
+            calls,
+            locs,
+        })
     }
-    let mut targets: BTreeMap<(&str, u64), Vec<Target>> = BTreeMap::new();
+}
+
+/// The targets of each site, by the relation that holds them ([`APIS`])
+/// and the site.
+fn targets_by_site(
+    db: &mut Database,
+) -> Result<BTreeMap<(&'static str, u64), Vec<Target>>, DatabaseError> {
+    let mut targets: BTreeMap<(&'static str, u64), Vec<Target>> = BTreeMap::new();
     let mut seen_rel = BTreeSet::new();
     for &(_, rel, _) in APIS {
         if seen_rel.insert(rel) {
@@ -199,7 +304,17 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
                 receiver: None,
             });
     }
-    // Sources that make a forName site only partially resolved.
+    Ok(targets)
+}
+
+/// The sites resolved only partially: a string that names no class
+/// reaches them, a specification point, an unknown receiver, or (variant
+/// `infer`) a member whose name or class is unknown, resolved from its
+/// uses (queries/reflection-infer.dl).
+fn partial_sites(
+    db: &mut Database,
+    spec_points: &[(u64, u64)],
+) -> Result<BTreeSet<u64>, DatabaseError> {
     let names_class: BTreeSet<u64> = db.tuples("stringType")?.into_iter().map(|t| t[0]).collect();
     let mut partial: BTreeSet<u64> = BTreeSet::new();
     for t in db.tuples_if_present("nameSource")? {
@@ -207,26 +322,10 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
             partial.insert(t[0]);
         }
     }
-    let spec_points: Vec<(u64, u64)> = db
-        .tuples_if_present("specPoint")?
-        .into_iter()
-        .map(|t| (t[0], t[1]))
-        .collect();
     partial.extend(spec_points.iter().map(|p| p.1));
-    partial.extend(
-        db.tuples_if_present("unresolved")?
-            .into_iter()
-            .map(|t| t[0]),
-    );
-    partial.extend(
-        db.tuples_if_present("unknownReceiver")?
-            .into_iter()
-            .map(|t| t[0]),
-    );
-    // Variant `infer`: lookups of a member whose name or class is
-    // unknown, and the calls on their placeholders, resolved from their
-    // uses (queries/reflection-infer.dl).
     for rel in [
+        "unresolved",
+        "unknownReceiver",
         "unknownName",
         "unknownClassAt",
         "invokedPlaceholder",
@@ -235,59 +334,16 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
     ] {
         partial.extend(db.tuples_if_present(rel)?.into_iter().map(|t| t[0]));
     }
+    Ok(partial)
+}
 
-    let mut sites = Vec::new();
-    let mut unreachable = Vec::new();
-    let mut definitions = Vec::new();
-    for t in calls {
-        let (i, m) = (t[0], t[1]);
-        let Some(&(caller, bci, line)) = locs.get(&i) else {
-            continue;
-        };
-        // A site with no target.
-        let bare = |api| Site {
-            invoke: i,
-            api,
-            caller,
-            bci,
-            line,
-            targets: Vec::new(),
-            resolution: Resolution::Unresolved,
-        };
-        if let Some(&label) = definition_of.get(&m) {
-            if reach.contains(&caller) {
-                definitions.push(bare(label));
-            }
-            continue;
-        }
-        let Some(&label) = api_of.get(&m) else {
-            continue;
-        };
-        if !reach.contains(&caller) {
-            unreachable.push(bare(label));
-            continue;
-        }
-        let rel = APIS.iter().find(|a| a.0 == label).map_or("", |a| a.1);
-        let mut ts = targets.get(&(rel, i)).cloned().unwrap_or_default();
-        ts.sort_unstable();
-        ts.dedup();
-        let resolution = if ts.is_empty() {
-            Resolution::Unresolved
-        } else if partial.contains(&i) {
-            Resolution::Partial
-        } else {
-            Resolution::Full
-        };
-        sites.push(Site {
-            invoke: i,
-            api: label,
-            caller,
-            bci,
-            line,
-            targets: ts,
-            resolution,
-        });
-    }
+/// The analysis's configuration as the report names it: the variant
+/// (with member arrays and the assumption level), the sites only the
+/// specification resolved, and what `--assume` completed.
+type Configuration = (String, Option<usize>, Option<Completion>);
+
+/// Reads the [`Configuration`] from the manifest and the relations.
+fn configuration(db: &mut Database) -> Result<Configuration, DatabaseError> {
     let mut variant = db.option("variant").unwrap_or("?").to_string();
     if db.option("member-arrays") == Some("on") {
         variant.push_str(", member arrays");
@@ -309,17 +365,7 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
     if let Some(c) = &completion {
         variant.push_str(&format!(", assume {}", c.level));
     }
-    Ok(Results {
-        completion,
-        spec_only,
-        sites,
-        definitions,
-        unreachable,
-        methods: reach.len(),
-        classes,
-        spec_points,
-        variant,
-    })
+    Ok((variant, spec_only, completion))
 }
 
 /// A method as the export and the report print it, `Decl.name(desc)ret`

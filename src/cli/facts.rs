@@ -77,8 +77,13 @@ pub fn facts(
     let mut manifest = ManifestBuilder::new("facts");
     record_inputs(&mut manifest, classpath, jdk)?;
     record_heap(&mut manifest, &opts.heap);
-    if !opts.containers {
-        manifest.option("no-model", "containers");
+    let off: Vec<&str> = [("containers", opts.containers), ("natives", opts.natives)]
+        .into_iter()
+        .filter(|&(_, on)| !on)
+        .map(|(name, _)| name)
+        .collect();
+    if !off.is_empty() {
+        manifest.option("no-model", &off.join(","));
     }
     let bar = ProgressLine::new(quiet);
     let start = std::time::Instant::now();

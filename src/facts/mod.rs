@@ -67,6 +67,9 @@ pub struct FactsOptions {
     /// Whether the JDK's collections are modelled
     /// ([`crate::models::containers`]; `--no-model containers`).
     pub containers: bool,
+    /// Whether the JDK's natives get the bodies of
+    /// [`crate::models::natives`] (`--no-model natives`).
+    pub natives: bool,
 }
 
 impl Default for FactsOptions {
@@ -74,6 +77,7 @@ impl Default for FactsOptions {
         FactsOptions {
             heap: HeapOptions::default(),
             containers: true,
+            natives: true,
         }
     }
 }
@@ -124,7 +128,7 @@ pub fn generate_with(
         let classes: Vec<&str> = classes.iter().map(String::as_str).collect();
         b.declare_module(module, &classes);
     }
-    translate(&mut b, &kept, opts.containers, &mut problems, progress);
+    translate(&mut b, &kept, opts, &mut problems, progress);
     let files = parsed.files;
     for (service, providers) in &files.services {
         b.add_service_providers(service, providers);
@@ -252,7 +256,7 @@ fn read_class_path(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> Pars
 fn translate(
     b: &mut FactsBuilder,
     kept: &[(ClassInfo, String)],
-    collections: bool,
+    opts: &FactsOptions,
     problems: &mut Vec<LoadProblem>,
     progress: &(dyn Fn(Progress) + Sync),
 ) {
@@ -266,7 +270,7 @@ fn translate(
         }
         let lowered: Vec<Vec<(usize, Result<MethodIr, String>)>> = batch
             .par_iter()
-            .map(|(c, _)| lower_class(c, collections))
+            .map(|(c, _)| lower_class(c, opts))
             .collect();
         for ((c, loc), methods) in batch.iter().zip(lowered) {
             for (k, r) in methods {
@@ -283,7 +287,7 @@ fn translate(
                     Ok(ir) => {
                         if decl.code.is_some() {
                             b.stats.methods_with_code += 1;
-                        } else if natives::model_for(&sig).is_some() {
+                        } else if opts.natives && natives::model_for(&sig).is_some() {
                             b.stats.modelled_natives += 1;
                         }
                         b.emit_method(&c.name, m, &ir, decl.code.as_ref());
@@ -338,14 +342,16 @@ fn without_circular_classes(
     kept
 }
 
-/// Lowers every method of a class that has a body or a native model, with
-/// the calls of collections answered at the call site (see
-/// [`containers`], unless `collections` is false) and returned parameters taken
+/// Lowers every method of a class that has a body or a native model
+/// (unless `opts.natives` is false), with the calls of collections
+/// answered at the call site (see [`containers`], unless
+/// `opts.containers` is false) and returned parameters taken
 /// out of the bodies (see [`split_returned_parameters`]), as are the
 /// stores of parameters into parameters' fields
 /// ([`split_parameter_fields`]). The instance methods of the modelled
 /// collections are summaries ([`containers::summary_body`]).
-fn lower_class(c: &ClassInfo, collections: bool) -> Vec<(usize, Result<MethodIr, String>)> {
+fn lower_class(c: &ClassInfo, opts: &FactsOptions) -> Vec<(usize, Result<MethodIr, String>)> {
+    let collections = opts.containers;
     let mut out = Vec::new();
     let summarised = collections && containers::is_modelled(&c.name);
     for (k, m) in c.methods.iter().enumerate() {
@@ -363,7 +369,7 @@ fn lower_class(c: &ClassInfo, collections: bool) -> Vec<(usize, Result<MethodIr,
                 };
                 let sig = crate::classfile::descriptor::method_signature(&c.name, &m.name, &desc);
                 let is_static = m.access & access::STATIC != 0;
-                let ir = match natives::model_for(&sig) {
+                let ir = match natives::model_for(&sig).filter(|_| opts.natives) {
                     Some(model) => natives::body(model, &c.name, is_static, &desc),
                     // An unmodelled native still has formals, so calls bind.
                     None => MethodIr::skeleton(is_static, &c.name, &desc.params, &desc.ret),
@@ -404,7 +410,7 @@ pub fn fuzz_one(bytes: &[u8]) {
         };
         let mut b = FactsBuilder::new();
         if b.declare_class(&c, false) {
-            for (k, r) in lower_class(&c, true) {
+            for (k, r) in lower_class(&c, &FactsOptions::default()) {
                 let decl = &c.methods[k];
                 if let (Ok(ir), Some(desc)) = (r, method_desc(&decl.desc)) {
                     let sig =

@@ -8,15 +8,18 @@
 //! objects that the BDD domains need before the rules run:
 //!
 //! - [`natives`]: bodies for the JDK natives that move objects or start
-//!   code (`Object.clone`, `Thread.start0`);
+//!   code (`Object.clone`, `Thread.start0`), by the table
+//!   `queries/models/natives.tsv`;
 //! - [`containers`]: the JDK's collections, each object with its own
 //!   contents, answered at each call site, by the table
-//!   `queries/models/containers.tsv` ([`container_table`]); switched off
-//!   by `--no-model containers` ([`FRONT_END_MODELS`]).
+//!   `queries/models/containers.tsv` ([`container_table`]).
+//!
+//! Each is switched off by `--no-model NAME` ([`FRONT_END_MODELS`]),
+//! which builds the facts without it.
 
 pub mod container_table;
 pub mod containers;
 pub mod natives;
 
 /// The models of this layer that `--no-model` switches off, by name.
-pub const FRONT_END_MODELS: [&str; 1] = ["containers"];
+pub const FRONT_END_MODELS: [&str; 2] = ["containers", "natives"];

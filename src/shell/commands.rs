@@ -5,7 +5,7 @@ use super::complete::COMMANDS;
 use super::Shell;
 use crate::export::relation::{write_relation, Format};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use tabled::builder::Builder;
 use tabled::settings::Style;
 
@@ -112,69 +112,40 @@ fn on_off(command: &str, value: &str) -> Result<bool, String> {
     }
 }
 
+/// `.help`: the Datalog forms and every command.
+fn help(out: &mut dyn Write) -> Result<(), String> {
+    let io = |e: std::io::Error| e.to_string();
+    writeln!(out, "Datalog: declarations `R (x:V, y:H)`, rules `R(x, y) :- vP(x, y).`, queries `vP(x, \"<class r.Upper>\")?`").map_err(io)?;
+    for (c, doc) in COMMANDS {
+        writeln!(out, "  {c:<42} {doc}").map_err(io)?;
+    }
+    Ok(())
+}
+
+/// The message for an unknown command, with the nearest command or
+/// directive.
+fn unknown(word: &str) -> String {
+    let commands = COMMANDS
+        .iter()
+        .map(|(c, _)| c.split(' ').next().unwrap_or(c).to_string());
+    let directives = crate::datalog::parser::directives().map(|d| format!(".{d}"));
+    let names: Vec<String> = commands.chain(directives).collect();
+    let hint = crate::datalog::quote::did_you_mean(word, names.iter().map(String::as_str));
+    format!("unknown command {word}{hint} (.help lists the commands)")
+}
+
 impl Shell {
     /// Runs a command; an `Err` is the message to print.
     pub(super) fn command(&mut self, cmd: Command, out: &mut dyn Write) -> Result<(), String> {
         let io = |e: std::io::Error| e.to_string();
         match cmd {
-            Command::Help => {
-                writeln!(out, "Datalog: declarations `R (x:V, y:H)`, rules `R(x, y) :- vP(x, y).`, queries `vP(x, \"<class r.Upper>\")?`").map_err(io)?;
-                for (c, doc) in COMMANDS {
-                    writeln!(out, "  {c:<42} {doc}").map_err(io)?;
-                }
-            }
-            Command::Relations => {
-                let solver = &self.session.db.solver;
-                let mut b = Builder::default();
-                b.push_record(["relation", "attributes", "tuples"]);
-                for (k, r) in solver.prog.relations.iter().enumerate() {
-                    if r.name.contains('@') {
-                        continue;
-                    }
-                    let count = if self.session.db.is_loaded(k) {
-                        solver.count(k).to_string()
-                    } else {
-                        "-".to_string()
-                    };
-                    b.push_record([r.name.clone(), solver.prog.attributes_text(k), count]);
-                }
-                let mut t = b.build();
-                t.with(Style::psql());
-                for line in t.to_string().lines() {
-                    writeln!(out, "{}", line.trim_end()).map_err(io)?;
-                }
-                writeln!(out, "(- : stored, not loaded yet; .count R loads it)").map_err(io)?;
-            }
+            Command::Help => help(out)?,
+            Command::Relations => self.relations(out)?,
             Command::Schema(None) => self.schema_list(|_| true, out)?,
             Command::Schema(Some(p)) if p.contains('*') => {
                 self.schema_list(|name| super::describe::matches_pattern(&p, name), out)?
             }
-            Command::Schema(Some(name)) => {
-                let rel = self.relation(&name)?;
-                let solver = &self.session.db.solver;
-                writeln!(out, "{name} ({})", solver.prog.attributes_text(rel)).map_err(io)?;
-                let program = std::fs::read_to_string(self.session.db.dir.join("program.dl")).ok();
-                let described = super::describe::describe(&name, program.as_deref());
-                for line in &described.meaning {
-                    writeln!(out, "  {line}").map_err(io)?;
-                }
-                if let Some(file) = self.session.db.stored_file_of(rel) {
-                    writeln!(out, "  stored in {file}").map_err(io)?;
-                }
-                for (at, rule) in &described.rules {
-                    writeln!(out, "  {at}: {rule}").map_err(io)?;
-                }
-                let session_rules = solver
-                    .prog
-                    .rules
-                    .iter()
-                    .enumerate()
-                    .filter(|&(k, r)| r.head.rel == rel && self.session.is_added_rule(k))
-                    .map(|(_, r)| r);
-                for r in session_rules {
-                    writeln!(out, "  {}", r.text).map_err(io)?;
-                }
-            }
+            Command::Schema(Some(name)) => self.schema_of(&name, out)?,
             Command::Count(name) => {
                 let rel = self.relation(&name)?;
                 let n = self.session.db.solver.count(rel);
@@ -203,40 +174,8 @@ impl Shell {
                 writeln!(out, "{message}").map_err(io)?;
             }
             Command::Load(path) => self.run_file(&path, out)?,
-            Command::Save(name, file) => {
-                let rel = self.relation(&name)?;
-                match file {
-                    Some(f) => {
-                        self.session
-                            .db
-                            .solver
-                            .write_tuples_file(rel, &f)
-                            .map_err(|e| e.to_string())?;
-                        writeln!(out, "wrote {}", f.display()).map_err(io)?;
-                    }
-                    None => {
-                        let path = self.session.db.store(rel).map_err(|e| e.to_string())?;
-                        writeln!(out, "stored {name} in {}", path.display()).map_err(io)?;
-                    }
-                }
-            }
-            Command::Export(name, file, format) => {
-                let format: Format = match format {
-                    Some(f) => f.parse()?,
-                    None => match file.extension().and_then(|e| e.to_str()) {
-                        Some("csv") => Format::Csv,
-                        Some("json") => Format::Json,
-                        _ => Format::Tsv,
-                    },
-                };
-                let rel = self.relation(&name)?;
-                let f = self.create_file(&file)?;
-                let mut w = std::io::BufWriter::new(f);
-                let n = write_relation(&self.session.db.solver, rel, format, &mut w)
-                    .and_then(|n| w.flush().map(|_| n))
-                    .map_err(|e| format!("{}: {e}", file.display()))?;
-                writeln!(out, "wrote {n} tuples to {}", file.display()).map_err(io)?;
-            }
+            Command::Save(name, file) => self.save(&name, file, out)?,
+            Command::Export(name, file, format) => self.export(&name, &file, format, out)?,
             Command::Limit(n) => {
                 let n: usize = n
                     .parse()
@@ -244,33 +183,7 @@ impl Shell {
                 self.limit = if n == 0 { usize::MAX } else { n };
             }
             Command::Timing(v) => self.timing = on_off(".timing", &v)?,
-            Command::Show => {
-                // `.limit 0` is stored as no limit.
-                let limit = match self.limit {
-                    usize::MAX => "0 (all rows)".to_string(),
-                    n => n.to_string(),
-                };
-                let on_off = |b: bool| if b { "on" } else { "off" };
-                let output = match &self.output {
-                    Some((path, _)) => path.display().to_string(),
-                    None => "stdout".to_string(),
-                };
-                let widths = match self.widths.is_empty() {
-                    true => "no limits".to_string(),
-                    false => {
-                        let ws: Vec<String> = self.widths.iter().map(usize::to_string).collect();
-                        ws.join(" ")
-                    }
-                };
-                writeln!(
-                    out,
-                    "limit: {limit}\ntiming: {}\nmode: {}\nheaders: {}\nwidth: {widths}\noutput: {output}",
-                    on_off(self.timing),
-                    self.mode.name(),
-                    on_off(self.headers)
-                )
-                .map_err(io)?;
-            }
+            Command::Show => self.show(out)?,
             Command::Mode(m) => self.mode = m.parse()?,
             Command::Headers(v) => self.headers = on_off(".headers", &v)?,
             Command::Width(ws) => {
@@ -294,20 +207,147 @@ impl Shell {
             }
             Command::Quit => self.quit = true,
             Command::Usage(u) => return Err(format!("usage: {u}")),
-            Command::Unknown(word) => {
-                let commands = COMMANDS
-                    .iter()
-                    .map(|(c, _)| c.split(' ').next().unwrap_or(c).to_string());
-                let directives = crate::datalog::parser::directives().map(|d| format!(".{d}"));
-                let names: Vec<String> = commands.chain(directives).collect();
-                let hint =
-                    crate::datalog::quote::did_you_mean(&word, names.iter().map(String::as_str));
-                return Err(format!(
-                    "unknown command {word}{hint} (.help lists the commands)"
-                ));
-            }
+            Command::Unknown(word) => return Err(unknown(&word)),
         }
         Ok(())
+    }
+
+    /// `.relations`: every relation with its attributes and size (`-`
+    /// for a stored relation not loaded yet).
+    fn relations(&self, out: &mut dyn Write) -> Result<(), String> {
+        let io = |e: std::io::Error| e.to_string();
+        let solver = &self.session.db.solver;
+        let mut b = Builder::default();
+        b.push_record(["relation", "attributes", "tuples"]);
+        for (k, r) in solver.prog.relations.iter().enumerate() {
+            if r.name.contains('@') {
+                continue;
+            }
+            let count = if self.session.db.is_loaded(k) {
+                solver.count(k).to_string()
+            } else {
+                "-".to_string()
+            };
+            b.push_record([r.name.clone(), solver.prog.attributes_text(k), count]);
+        }
+        let mut t = b.build();
+        t.with(Style::psql());
+        for line in t.to_string().lines() {
+            writeln!(out, "{}", line.trim_end()).map_err(io)?;
+        }
+        writeln!(out, "(- : stored, not loaded yet; .count R loads it)").map_err(io)
+    }
+
+    /// `.schema R`: the declaration, its meaning, where it is stored and
+    /// the rules that derive it (the program's and the session's).
+    fn schema_of(&mut self, name: &str, out: &mut dyn Write) -> Result<(), String> {
+        let io = |e: std::io::Error| e.to_string();
+        let rel = self.relation(name)?;
+        let solver = &self.session.db.solver;
+        writeln!(out, "{name} ({})", solver.prog.attributes_text(rel)).map_err(io)?;
+        let program = std::fs::read_to_string(self.session.db.dir.join("program.dl")).ok();
+        let described = super::describe::describe(name, program.as_deref());
+        for line in &described.meaning {
+            writeln!(out, "  {line}").map_err(io)?;
+        }
+        if let Some(file) = self.session.db.stored_file_of(rel) {
+            writeln!(out, "  stored in {file}").map_err(io)?;
+        }
+        for (at, rule) in &described.rules {
+            writeln!(out, "  {at}: {rule}").map_err(io)?;
+        }
+        let session_rules = solver
+            .prog
+            .rules
+            .iter()
+            .enumerate()
+            .filter(|&(k, r)| r.head.rel == rel && self.session.is_added_rule(k))
+            .map(|(_, r)| r);
+        for r in session_rules {
+            writeln!(out, "  {}", r.text).map_err(io)?;
+        }
+        Ok(())
+    }
+
+    /// `.save R [FILE]`: the tuples into FILE, or the relation into the
+    /// database.
+    fn save(
+        &mut self,
+        name: &str,
+        file: Option<PathBuf>,
+        out: &mut dyn Write,
+    ) -> Result<(), String> {
+        let io = |e: std::io::Error| e.to_string();
+        let rel = self.relation(name)?;
+        match file {
+            Some(f) => {
+                self.session
+                    .db
+                    .solver
+                    .write_tuples_file(rel, &f)
+                    .map_err(|e| e.to_string())?;
+                writeln!(out, "wrote {}", f.display()).map_err(io)
+            }
+            None => {
+                let path = self.session.db.store(rel).map_err(|e| e.to_string())?;
+                writeln!(out, "stored {name} in {}", path.display()).map_err(io)
+            }
+        }
+    }
+
+    /// `.export R FILE [FORMAT]`: the relation with names, in FORMAT or
+    /// the one FILE's extension names (TSV otherwise).
+    fn export(
+        &mut self,
+        name: &str,
+        file: &Path,
+        format: Option<String>,
+        out: &mut dyn Write,
+    ) -> Result<(), String> {
+        let format: Format = match format {
+            Some(f) => f.parse()?,
+            None => match file.extension().and_then(|e| e.to_str()) {
+                Some("csv") => Format::Csv,
+                Some("json") => Format::Json,
+                _ => Format::Tsv,
+            },
+        };
+        let rel = self.relation(name)?;
+        let f = self.create_file(file)?;
+        let mut w = std::io::BufWriter::new(f);
+        let n = write_relation(&self.session.db.solver, rel, format, &mut w)
+            .and_then(|n| w.flush().map(|_| n))
+            .map_err(|e| format!("{}: {e}", file.display()))?;
+        writeln!(out, "wrote {n} tuples to {}", file.display()).map_err(|e| e.to_string())
+    }
+
+    /// `.show`: the shell's settings.
+    fn show(&self, out: &mut dyn Write) -> Result<(), String> {
+        // `.limit 0` is stored as no limit.
+        let limit = match self.limit {
+            usize::MAX => "0 (all rows)".to_string(),
+            n => n.to_string(),
+        };
+        let on_off = |b: bool| if b { "on" } else { "off" };
+        let output = match &self.output {
+            Some((path, _)) => path.display().to_string(),
+            None => "stdout".to_string(),
+        };
+        let widths = match self.widths.is_empty() {
+            true => "no limits".to_string(),
+            false => {
+                let ws: Vec<String> = self.widths.iter().map(usize::to_string).collect();
+                ws.join(" ")
+            }
+        };
+        writeln!(
+            out,
+            "limit: {limit}\ntiming: {}\nmode: {}\nheaders: {}\nwidth: {widths}\noutput: {output}",
+            on_off(self.timing),
+            self.mode.name(),
+            on_off(self.headers)
+        )
+        .map_err(|e| e.to_string())
     }
 
     /// `.schema` over several relations: one declaration per line, for
