@@ -329,7 +329,7 @@ fn a_returned_parameter_reaches_the_call_not_the_return_variable() {
 /// A method entered by reflection makes its parameter stores on what the
 /// reflective call passed (`reflArg`), and an ordinary call on what it
 /// passed: `Box(v)` stores through `super(v)` (the store lifted to
-/// `Box`'s callers), `set(v)` into its receiver. Each object's field holds
+/// `Box`'s callers), `assign(v)` into its receiver. Each object's field holds
 /// only its own call's object, with and without contexts.
 #[test]
 fn reflective_calls_make_parameter_stores_on_what_they_pass() {
