@@ -607,6 +607,27 @@ fn points_to_on_random_program(
             vec![var_of(m, rng.below(2)), var_of(m, rng.below(2))],
         );
     }
+    // Each method body's own parameter stores and returned parameter, and
+    // the calls that pass the caller's parameters on (`actualParam`) or
+    // whose result the caller returns (`returnedCall`): the rules lift
+    // the stores and returns through them. Drawn last, as the copies.
+    for _ in 0..2 {
+        add(
+            "paramStore",
+            vec![rng.below(4), rng.below(2), rng.below(3), rng.below(2)],
+        );
+    }
+    add("returnsParam", vec![rng.below(4), rng.below(2)]);
+    for i in 0..6u64 {
+        for z in 0..2 {
+            if rng.chance(70) {
+                add("actualParam", vec![i, z, rng.below(2)]);
+            }
+        }
+        if rng.chance(40) {
+            add("returnedCall", vec![i, rng.below(4)]);
+        }
+    }
     let schema = schema_text(&sizes).replace(".map.zst", ".map");
     let pointsto = include_str!("../queries/pointsto.dl");
     let copies = "copyAt (source:V0, dest:V1) input\nelementCopy(s, d) :- copyAt(s, d).\n";
@@ -649,16 +670,30 @@ fn points_to_on_random_program(
 /// ones.
 #[test]
 fn points_to_with_and_without_contexts_agrees_with_naive_evaluator() {
-    let names = ["vP", "IE", "hP", "reach", "cvP", "cIE", "copiedElement"];
+    let names = [
+        "vP",
+        "IE",
+        "hP",
+        "reach",
+        "cvP",
+        "cIE",
+        "copiedElement",
+        "paramStoreOfM",
+        "liftedReturn",
+    ];
     // Per kind: programs where it narrows vP, and cvP tuples in a context
     // other than the entries' (object 0; `<no call site>`, I 6).
     let mut narrower: BTreeMap<&str, usize> = BTreeMap::new();
     let mut contexts: BTreeMap<&str, usize> = BTreeMap::new();
     let mut copying = 0;
+    let (mut lifted_stores, mut lifted_returns) = (0, 0);
     for seed in 0..40 {
         let runs = points_to_on_random_program(seed, &names);
         let ins = &runs[0].1;
         copying += usize::from(ins[6].as_ref().is_some_and(|c| !c.is_empty()));
+        // Two stores are drawn: a third is a lifted one.
+        lifted_stores += usize::from(ins[7].as_ref().is_some_and(|s| s.len() > 2));
+        lifted_returns += usize::from(ins[8].as_ref().is_some_and(|r| !r.is_empty()));
         for (kind, found) in &runs[1..] {
             for (k, name) in names[..4].iter().enumerate() {
                 let (ins, found) = (ins[k].as_ref().unwrap(), found[k].as_ref().unwrap());
@@ -692,5 +727,9 @@ fn points_to_with_and_without_contexts_agrees_with_naive_evaluator() {
     assert!(
         copying >= 5,
         "{copying} programs where an element copy copies"
+    );
+    assert!(
+        lifted_stores >= 5 && lifted_returns >= 5,
+        "{lifted_stores} programs lift a store, {lifted_returns} a return"
     );
 }
