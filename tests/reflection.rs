@@ -879,7 +879,7 @@ fn bad_specifications_and_roots_are_reported() {
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
          (classes with a main method: Annotated, Arity, ArrayElements, Assumed, Bundles, Callbacks, \
-         Casts, Computed, Concatenated, ConstantForName, and 40 more)\n"
+         Casts, Computed, Concatenated, ConstantForName, and 41 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),
