@@ -77,11 +77,7 @@ pub fn facts(
     let mut manifest = ManifestBuilder::new("facts");
     record_inputs(&mut manifest, classpath, jdk)?;
     record_heap(&mut manifest, &opts.heap);
-    let off: Vec<&str> = [("containers", opts.containers), ("natives", opts.natives)]
-        .into_iter()
-        .filter(|&(_, on)| !on)
-        .map(|(name, _)| name)
-        .collect();
+    let off = opts.models_off();
     if !off.is_empty() {
         manifest.option("no-model", &off.join(","));
     }

@@ -82,6 +82,18 @@ impl Default for FactsOptions {
     }
 }
 
+impl FactsOptions {
+    /// The front end's models switched off, by their `--no-model` names
+    /// ([`crate::models::FRONT_END_MODELS`]).
+    pub fn models_off(&self) -> Vec<&'static str> {
+        [("containers", self.containers), ("natives", self.natives)]
+            .into_iter()
+            .filter(|&(_, on)| !on)
+            .map(|(name, _)| name)
+            .collect()
+    }
+}
+
 /// Generates the facts of every class on the class path, with the
 /// default heap abstraction and models.
 pub fn generate(cp: &ClassPath, progress: &(dyn Fn(Progress) + Sync)) -> ProgramFacts {

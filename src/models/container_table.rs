@@ -5,7 +5,8 @@
 
 use fxhash::{FxHashMap, FxHashSet};
 use std::sync::OnceLock;
-use thiserror::Error;
+
+pub use super::TableError;
 
 /// The table as shipped, compiled in.
 pub const TEXT: &str = include_str!("../../queries/models/containers.tsv");
@@ -48,18 +49,6 @@ pub struct Table {
     class_of: Vec<(String, String, String)>,
 }
 
-/// A row the parser cannot read, with its line.
-#[derive(Debug, Error, PartialEq, Eq)]
-#[error("{file}:{line}: {reason}")]
-pub struct TableError {
-    /// The table's file.
-    pub file: String,
-    /// The row's line, from 1.
-    pub line: usize,
-    /// What is wrong with it.
-    pub reason: String,
-}
-
 /// The compiled-in table, parsed once. It is part of the program, and
 /// `the_shipped_table_parses` tests it; a row it cannot read is a bug
 /// of the build, not of any input.
@@ -75,18 +64,7 @@ impl Table {
     /// Parses a table in the format of `queries/models/containers.tsv`.
     pub fn parse(text: &str, file: &str) -> Result<Table, TableError> {
         let mut t = Table::default();
-        for (k, raw) in text.lines().enumerate() {
-            let line = raw.split('#').next().unwrap_or("").trim_end();
-            if line.trim().is_empty() {
-                continue;
-            }
-            let fields: Vec<&str> = line.split('\t').collect();
-            t.add(&fields).map_err(|reason| TableError {
-                file: file.to_string(),
-                line: k + 1,
-                reason,
-            })?;
-        }
+        super::read_rows(text, file, |fields| t.add(fields))?;
         Ok(t)
     }
 

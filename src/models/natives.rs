@@ -15,7 +15,7 @@
 //! 3,756 reflective targets; without them 22,244 and 3,084, since no
 //! thread's `run()` is called and a clone holds nothing of the original.
 
-use super::container_table::TableError;
+use super::{read_rows, TableError};
 use crate::classfile::descriptor::MethodDesc;
 use crate::classfile::model::MemberRef;
 use crate::ir::{Invoke, InvokeKind, MethodIr, Stmt};
@@ -57,31 +57,24 @@ impl NativeModel {
 /// native's Soot signature and its model.
 pub fn parse(text: &str, file: &str) -> Result<Vec<(String, NativeModel)>, TableError> {
     let mut rows = Vec::new();
-    for (k, raw) in text.lines().enumerate() {
-        let line = raw.split('#').next().unwrap_or("").trim_end();
-        if line.trim().is_empty() {
-            continue;
-        }
-        let error = |reason: String| TableError {
-            file: file.to_string(),
-            line: k + 1,
-            reason,
-        };
-        let [signature, model] = line.split('\t').collect::<Vec<_>>()[..] else {
-            return Err(error(format!(
-                "expected a signature and a model separated by a tab, found `{line}`"
-            )));
+    read_rows(text, file, |fields| {
+        let [signature, model] = fields[..] else {
+            return Err(format!(
+                "expected a signature and a model separated by a tab, found `{}`",
+                fields.join("\t")
+            ));
         };
         if crate::classfile::descriptor::parse_method_signature(signature).is_none() {
-            return Err(error(format!("`{signature}` is not a method signature")));
+            return Err(format!("`{signature}` is not a method signature"));
         }
         let Some(model) = NativeModel::named(model) else {
-            return Err(error(format!(
+            return Err(format!(
                 "unknown model `{model}` (array-copy, return-this or thread-run)"
-            )));
+            ));
         };
         rows.push((signature.to_string(), model));
-    }
+        Ok(())
+    })?;
     Ok(rows)
 }
 
