@@ -476,6 +476,48 @@ fn negations_fold_into_a_subgoal_that_only_they_join() {
     assert!(!merged.is_empty());
 }
 
+/// Two joins that both project run as one three-way product (the
+/// intermediate join is never built); the result is the chain's.
+#[test]
+fn two_projecting_joins_in_one_pass_give_the_chain() {
+    let text = "N 16\n\
+                a (x:N0, y:N1) input\n\
+                b (y:N1, w:N2) input\n\
+                c (w:N2, z:N3) input\n\
+                r (x:N0, z:N3) output\n\
+                r(x, z) :- a(x, y), b(y, w), c(w, z).\n";
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = Rng(0x5eed_cafe);
+    let mut rows =
+        || -> Vec<(u64, u64)> { (0..40).map(|_| (rng.below(16), rng.below(16))).collect() };
+    let (a, b, c) = (rows(), rows(), rows());
+    for (name, rel) in [("a", &a), ("b", &b), ("c", &c)] {
+        let text: String = rel.iter().map(|(x, y)| format!("{x} {y}\n")).collect();
+        std::fs::write(dir.path().join(format!("{name}.tuples")), text).unwrap();
+    }
+    let prog = resolve(&parse_str(text, "chain.dl", dir.path()).unwrap()).unwrap();
+    let mut solver = Solver::new(prog).unwrap();
+    solver.load_inputs(Some(dir.path())).unwrap();
+    solver.solve().unwrap();
+    let mut expected: BTreeSet<(u64, u64)> = BTreeSet::new();
+    for &(x, y) in &a {
+        for &(y2, w) in &b {
+            for &(w2, z) in &c {
+                if y == y2 && w == w2 {
+                    expected.insert((x, z));
+                }
+            }
+        }
+    }
+    let r = solver.prog.relation_id("r").unwrap();
+    let got: BTreeSet<(u64, u64)> = sorted_tuples(&solver.rels[r], &solver.blocks(r))
+        .into_iter()
+        .map(|t| (t[0], t[1]))
+        .collect();
+    assert_eq!(got, expected);
+    assert!(expected.len() > 20, "{}", expected.len());
+}
+
 /// A relation's tuples.
 type Tuples = BTreeSet<Vec<u64>>;
 

@@ -287,10 +287,11 @@ pub fn relprod(a: &Bdd, b: &Bdd, quantify: &VarSet) -> Bdd {
 /// `∃ quantify. a ∧ b ∧ c`, in one pass, or `None` where the operands are
 /// too large for the pass's memo keys (three node indices in 64 bits).
 ///
-/// A join followed by a filter (`vP(v1, h) :- assignCall(v1, v2), vP(v2,
-/// h), vPfilter(v1, h)`) computes the join's disjunctions over `v2` only
-/// where the filter admits the pair, and never builds the unfiltered
-/// result.
+/// Two joins of a rule run as one: a join followed by a filter (`vP(v1,
+/// h) :- assignCall(v1, v2), vP(v2, h), vPfilter(v1, h)`) computes the
+/// join's disjunctions over `v2` only where the filter admits the pair,
+/// and never builds the unfiltered result; two joins that both project
+/// never build the first one's result.
 pub fn and_exists3(a: &Bdd, b: &Bdd, c: &Bdd, quantify: &VarSet) -> Option<Bdd> {
     and_exists3_within(a, b, c, quantify, u64::BITS)
 }

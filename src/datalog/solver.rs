@@ -932,9 +932,23 @@ struct IterationTimes {
     saturation_steps: usize,
 }
 
-/// The join `steps[i]` applied to `result`. A join that a filter follows
-/// (a join that projects nothing) runs with it in one pass; the second
-/// value says so, and the caller skips the filter.
+/// The join `steps[i]` applied to `result`. A join that another join
+/// follows runs with it in one pass, `∃(q₁ ∪ q₂). result ∧ a ∧ b`, and
+/// the second value says so (the caller skips the next step). That is
+/// the same relation as the two joins one after the other: every
+/// variable of a rule has a home of its own, and a variable the first
+/// join projects away occurs in no later subgoal, so `b` does not test
+/// it.
+///
+/// The intermediate result is never built. In a context-sensitive store
+/// (`hP(h1, f, h2) :- fieldStore(v1, f, v2), cvP(c, v1, h1), cvP(c, v2,
+/// h2)`), a delta of `cvP` joined with `fieldStore` made every (context,
+/// base object, field, value variable) of its stores, up to 829,100
+/// nodes for a 3,363-node delta; in one pass the rule took 1.2 s instead
+/// of 40.4 s on xalan's library under `1-call-site` (without a JDK),
+/// with the same results. On bddbddb's c_pa it saved a tenth of the
+/// CPU time, and it changed nothing measurable on pa or on the quick
+/// start's fixture against java.base.
 fn join_step<'a>(
     result: &Bdd,
     steps: &[Step],
@@ -953,15 +967,19 @@ fn join_step<'a>(
         ));
     };
     let operand = operand_of(*factor, *source)?;
-    let filter = match steps.get(i + 1) {
+    let next = match steps.get(i + 1) {
         Some(Step::Join {
             factor,
             source,
-            quantify,
-        }) if quantify.is_empty() && !result.is_true() => Some(operand_of(*factor, *source)?),
+            quantify: next_quantify,
+        }) if !result.is_true() => {
+            let mut both = quantify.clone();
+            both.extend(next_quantify.iter());
+            Some((operand_of(*factor, *source)?, both))
+        }
         _ => None,
     };
-    if let Some(r) = filter.and_then(|c| bdd::and_exists3(result, operand, c, quantify)) {
+    if let Some(r) = next.and_then(|(b, both)| bdd::and_exists3(result, operand, b, &both)) {
         return Ok((r, true));
     }
     let r = if result.is_true() {
