@@ -138,6 +138,14 @@ fn one_object_separates_the_calls_of_a_method_on_two_receivers() {
         ".count creach",
     ]);
     assert_eq!(out, "r: 4 tuples\ncreach: 24 tuples\n", "{out}");
+    // They are stored, so `export relation` reads them as it reads `vP`.
+    let rows = refract(&["export", "relation", "creach", &db]);
+    assert!(rows.starts_with("context\tmethod\n"), "{rows}");
+    assert_eq!(rows.lines().count(), 1 + 24, "{rows}");
+    assert!(
+        rows.contains("<global>\t<Contexts: void main(java.lang.String[])>\n"),
+        "{rows}"
+    );
 }
 
 /// `CallSites.id(o)`, a static method called from two sites, returns
