@@ -528,13 +528,10 @@ enum ExportCommand {
 /// The front end's options: the heap abstraction, and the models of
 /// [`refract::models`] that `--no-model` switches off.
 fn facts_options(no_merge_tables: bool, models_off: &[String]) -> refract::facts::FactsOptions {
-    refract::facts::FactsOptions {
-        heap: refract::facts::HeapOptions {
-            merge_tables: !no_merge_tables,
-        },
-        containers: !models_off.iter().any(|m| m == "containers"),
-        natives: !models_off.iter().any(|m| m == "natives"),
-    }
+    let heap = refract::facts::HeapOptions {
+        merge_tables: !no_merge_tables,
+    };
+    refract::facts::FactsOptions::without_models(heap, models_off)
 }
 
 /// A `--locale` value: a locale as bundle names spell it (`en`, `en_US`,

@@ -83,14 +83,36 @@ impl Default for FactsOptions {
 }
 
 impl FactsOptions {
+    /// The default models with those named switched off (`--no-model`
+    /// names; the names of other layers' models are left to them).
+    pub fn without_models(heap: HeapOptions, off: &[String]) -> Self {
+        let mut opts = FactsOptions {
+            heap,
+            ..FactsOptions::default()
+        };
+        for (name, on) in opts.switches() {
+            *on = !off.iter().any(|o| o == name);
+        }
+        opts
+    }
+
     /// The front end's models switched off, by their `--no-model` names
     /// ([`crate::models::FRONT_END_MODELS`]).
     pub fn models_off(&self) -> Vec<&'static str> {
-        [("containers", self.containers), ("natives", self.natives)]
-            .into_iter()
-            .filter(|&(_, on)| !on)
+        let mut opts = self.clone();
+        (opts.switches().into_iter())
+            .filter(|(_, on)| !**on)
             .map(|(name, _)| name)
             .collect()
+    }
+
+    /// Each front-end model's switch, by its `--no-model` name: the one
+    /// place that ties the names to the fields.
+    fn switches(&mut self) -> [(&'static str, &mut bool); 2] {
+        [
+            ("containers", &mut self.containers),
+            ("natives", &mut self.natives),
+        ]
     }
 }
 
@@ -435,5 +457,19 @@ pub fn fuzz_one(bytes: &[u8]) {
             b.finish();
             heap_abstraction::abstract_heap(&mut b, &HeapOptions::default());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn front_end_models_switch_off_by_name_and_say_so() {
+        let off = ["natives".to_string(), "proxies".to_string()];
+        let opts = FactsOptions::without_models(HeapOptions::default(), &off);
+        assert!(opts.containers && !opts.natives);
+        assert_eq!(opts.models_off(), ["natives"]);
+        assert!(FactsOptions::default().models_off().is_empty());
     }
 }
