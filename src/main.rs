@@ -214,8 +214,12 @@ enum Command {
         reflection: refract::analysis::Variant,
         /// The contexts of the points-to analysis: insensitive (one set of
         /// objects per variable), 1-call-site (a method analysed once per
-        /// call site that calls it), or 1-object (a method called on an
-        /// object analysed once per allocation site of its receiver). The
+        /// call site that calls it), 1-object (a method called on an
+        /// object analysed once per allocation site of its receiver),
+        /// 2-object (once per receiver object and the object that
+        /// allocated it, which also tells apart the objects that each
+        /// allocates), or 2-type (2-object with each object replaced by
+        /// the class that allocates it). The
         /// reflection rules read the points-to sets with contexts projected
         /// away.
         #[arg(long, default_value = "insensitive", value_name = "KIND")]

@@ -83,46 +83,56 @@ const HEADER: &str = "caller_class\tcaller_method\tcaller_desc\tbci\tline\tapi\t
 
 /// Without contexts, `value()` returns both holders' values at each
 /// call: both shapes are drawn at each `draw()`, and each `forName`
-/// loads both classes. Under `1-object`, `value()` runs once per holder,
-/// and each call gets its own holder's value.
+/// loads both classes. Under `1-object` and `2-object`, `value()` runs
+/// once per holder, and each call gets its own holder's value. Under
+/// `2-type` the holders, which one class makes, are one context.
 #[test]
 fn one_object_separates_the_calls_of_a_method_on_two_receivers() {
     let dir = tempfile::tempdir().unwrap();
     let main = "Contexts\tmain\t([Ljava/lang/String;)V";
-    let db = analyze(dir.path(), "points-to", "insensitive");
-    assert_eq!(
-        draws(&db),
-        [
-            "37 <Contexts$Circle: java.lang.String draw()>",
-            "37 <Contexts$Square: java.lang.String draw()>",
-            "50 <Contexts$Circle: java.lang.String draw()>",
-            "50 <Contexts$Square: java.lang.String draw()>",
-        ]
-    );
-    assert_eq!(
-        refract(&["export", "targets", &db]),
-        format!(
-            "{HEADER}{main}\t84\t48\tClass.forName\tContexts$Circle\n\
-             {main}\t84\t48\tClass.forName\tContexts$Square\n\
-             {main}\t96\t49\tClass.forName\tContexts$Circle\n\
-             {main}\t96\t49\tClass.forName\tContexts$Square\n"
-        )
-    );
+    for kind in ["insensitive", "2-type"] {
+        let db = analyze(dir.path(), "points-to", kind);
+        assert_eq!(
+            draws(&db),
+            [
+                "37 <Contexts$Circle: java.lang.String draw()>",
+                "37 <Contexts$Square: java.lang.String draw()>",
+                "50 <Contexts$Circle: java.lang.String draw()>",
+                "50 <Contexts$Square: java.lang.String draw()>",
+            ],
+            "{kind}"
+        );
+        assert_eq!(
+            refract(&["export", "targets", &db]),
+            format!(
+                "{HEADER}{main}\t84\t48\tClass.forName\tContexts$Circle\n\
+                 {main}\t84\t48\tClass.forName\tContexts$Square\n\
+                 {main}\t96\t49\tClass.forName\tContexts$Circle\n\
+                 {main}\t96\t49\tClass.forName\tContexts$Square\n"
+            ),
+            "{kind}"
+        );
+    }
+    for kind in ["2-object", "1-object"] {
+        let db = analyze(dir.path(), "points-to", kind);
+        assert_eq!(
+            draws(&db),
+            [
+                "37 <Contexts$Circle: java.lang.String draw()>",
+                "50 <Contexts$Square: java.lang.String draw()>",
+            ],
+            "{kind}"
+        );
+        assert_eq!(
+            refract(&["export", "targets", &db]),
+            format!(
+                "{HEADER}{main}\t84\t48\tClass.forName\tContexts$Circle\n\
+                 {main}\t96\t49\tClass.forName\tContexts$Square\n"
+            ),
+            "{kind}"
+        );
+    }
     let db = analyze(dir.path(), "points-to", "1-object");
-    assert_eq!(
-        draws(&db),
-        [
-            "37 <Contexts$Circle: java.lang.String draw()>",
-            "50 <Contexts$Square: java.lang.String draw()>",
-        ]
-    );
-    assert_eq!(
-        refract(&["export", "targets", &db]),
-        format!(
-            "{HEADER}{main}\t84\t48\tClass.forName\tContexts$Circle\n\
-             {main}\t96\t49\tClass.forName\tContexts$Square\n"
-        )
-    );
     // The relations with contexts are in the database beside their
     // projections: `value()` runs in the context of each holder object,
     // and its result holds that holder's value only. `main` and
@@ -149,8 +159,9 @@ fn one_object_separates_the_calls_of_a_method_on_two_receivers() {
 }
 
 /// `CallSites.id(o)`, a static method called from two sites, returns
-/// both names at both calls without contexts and under `1-object` (a
-/// static method runs in its caller's context, here no object's). Under
+/// both names at both calls without contexts and under the object and
+/// type kinds (a static method runs in its caller's context, here no
+/// object's). Under
 /// `1-call-site` it runs once per site, and each `Class.forName` loads
 /// its own class.
 #[test]
@@ -163,7 +174,7 @@ fn one_call_site_separates_the_calls_of_a_static_method() {
          {main}\t20\t28\tClass.forName\tCallSites$First\n\
          {main}\t20\t28\tClass.forName\tCallSites$Second\n"
     );
-    for kind in ["insensitive", "1-object"] {
+    for kind in ["insensitive", "1-object", "2-object", "2-type"] {
         let db = analyze_main(dir.path(), "CallSites", "points-to", kind);
         assert_eq!(refract(&["export", "targets", &db]), both, "{kind}");
     }
@@ -195,6 +206,105 @@ fn one_call_site_separates_the_calls_of_a_static_method() {
     );
 }
 
+/// Two containers of one class, each made by its own object: without a
+/// heap context the two boxes are one object, and both names reach both
+/// `forName` calls under every kind but `2-object`. There each box has
+/// its pair as heap context, its field holds that pair's name only, and
+/// `set` and `get` run once per (box, pair). Under `2-type` the two
+/// pairs, which one class makes, are one context.
+#[test]
+fn two_object_separates_the_containers_that_two_objects_make() {
+    let dir = tempfile::tempdir().unwrap();
+    let main = "Containers\tmain\t([Ljava/lang/String;)V";
+    let first = format!("{main}\t35\t46\tClass.forName\tContainers$First\n");
+    let second = format!("{main}\t46\t47\tClass.forName\tContainers$Second\n");
+    let merged = format!(
+        "{HEADER}{first}{main}\t35\t46\tClass.forName\tContainers$Second\n\
+         {main}\t46\t47\tClass.forName\tContainers$First\n{second}"
+    );
+    for kind in ["insensitive", "1-call-site", "1-object", "2-type"] {
+        let db = analyze_main(dir.path(), "Containers", "points-to", kind);
+        assert_eq!(refract(&["export", "targets", &db]), merged, "{kind}");
+    }
+    let db = analyze_main(dir.path(), "Containers", "points-to", "2-object");
+    assert_eq!(
+        refract(&["export", "targets", &db]),
+        format!("{HEADER}{first}{second}")
+    );
+    // The fields with their heap contexts: each pair (allocated by
+    // `main`, in the context of no object) holds a box whose heap context
+    // is that pair, and each box's item is its own pair's name.
+    let one = "<Containers: void main(java.lang.String[])>[0@L42] new Containers$Pair";
+    let two = "<Containers: void main(java.lang.String[])>[8@L43] new Containers$Pair";
+    let boxed = "<Containers$Pair: void <init>()>[5@L30] new Containers$Box";
+    let field = "<Containers$Pair: Containers$Box box>";
+    let item = "<Containers$Box: java.lang.Object item>";
+    assert_eq!(
+        refract(&["export", "relation", "chP", &db]),
+        format!(
+            "baseContext\tbase\tfield\ttargetContext\ttarget\n\
+             <global>\t{one}\t{field}\t{one}\t{boxed}\n\
+             <global>\t{two}\t{field}\t{two}\t{boxed}\n\
+             {one}\t{boxed}\t{item}\t<global>\t\"Containers$First\"\n\
+             {two}\t{boxed}\t{item}\t<global>\t\"Containers$Second\"\n"
+        )
+    );
+    // `main` and `forName` in the context of no object; each pair's four
+    // methods in (pair, no object); each box's four in (box, pair).
+    let out = refract(&["query", &db, ".count creach"]);
+    assert_eq!(out, "creach: 18 tuples\n");
+}
+
+/// Two containers that two classes make: the boxes are one object
+/// without a heap context, and both names reach both `forName` calls.
+/// Under `2-object` each box has its pair as heap context; under
+/// `2-type`, the class that made its pair, and `set` and `get` run once
+/// per (box's class, pair's maker).
+#[test]
+fn two_type_separates_the_containers_that_two_classes_make() {
+    let dir = tempfile::tempdir().unwrap();
+    let main = "Factories\tmain\t([Ljava/lang/String;)V";
+    let first = format!("{main}\t41\t60\tClass.forName\tFactories$First\n");
+    let second = format!("{main}\t52\t61\tClass.forName\tFactories$Second\n");
+    let merged = format!(
+        "{HEADER}{first}{main}\t41\t60\tClass.forName\tFactories$Second\n\
+         {main}\t52\t61\tClass.forName\tFactories$First\n{second}"
+    );
+    for kind in ["insensitive", "1-call-site", "1-object"] {
+        let db = analyze_main(dir.path(), "Factories", "points-to", kind);
+        assert_eq!(refract(&["export", "targets", &db]), merged, "{kind}");
+    }
+    let separate = format!("{HEADER}{first}{second}");
+    let db = analyze_main(dir.path(), "Factories", "points-to", "2-object");
+    assert_eq!(refract(&["export", "targets", &db]), separate);
+    let db = analyze_main(dir.path(), "Factories", "points-to", "2-type");
+    assert_eq!(refract(&["export", "targets", &db]), separate);
+    // The heap contexts are classes: each pair's box has the class that
+    // made the pair, and each pair the class whose `main` made it (in
+    // the context of no type, as the names are).
+    let boxed = "<Factories$Pair: void <init>()>[5@L32] new Factories$Box";
+    let item = "<Factories$Box: java.lang.Object item>";
+    let field = "<Factories$Pair: Factories$Box box>";
+    let left = "<Factories$Left: Factories$Pair make()>[0@L45] new Factories$Pair";
+    let right = "<Factories$Right: Factories$Pair make()>[0@L51] new Factories$Pair";
+    assert_eq!(
+        refract(&["export", "relation", "chP", &db]),
+        format!(
+            "baseContext\tbase\tfield\ttargetContext\ttarget\n\
+             Factories$Left\t{boxed}\t{item}\t<no type>\t\"Factories$First\"\n\
+             Factories$Right\t{boxed}\t{item}\t<no type>\t\"Factories$Second\"\n\
+             Factories\t{left}\t{field}\tFactories$Left\t{boxed}\n\
+             Factories\t{right}\t{field}\tFactories$Right\t{boxed}\n"
+        )
+    );
+    // `main` and `forName` in the context of no type; the makers' two
+    // methods and `Object.<init>` in (Factories, no type); each pair's
+    // four in (its maker, Factories); each box's four in (Pair, its
+    // pair's maker).
+    let out = refract(&["query", &db, ".count creach"]);
+    assert_eq!(out, "creach: 23 tuples\n");
+}
+
 /// Every variant that resolves reflection runs with contexts, and
 /// reaches what it reaches without them on this fixture.
 #[test]
@@ -211,7 +321,7 @@ fn array_copies_are_made_at_each_call_in_its_context() {
          {main}\t83\t19\tClass.forName\tCopies$B\n\
          {main}\t83\t19\tClass.forName\tCopies$C\n"
     );
-    for kind in ["insensitive", "1-object"] {
+    for kind in ["insensitive", "1-object", "2-object", "2-type"] {
         let db = analyze_main(dir.path(), "Copies", "points-to", kind);
         assert_eq!(refract(&["export", "targets", &db]), merged, "{kind}");
     }
@@ -248,7 +358,7 @@ fn every_variant_runs_with_contexts() {
     for variant in ["none", "local", "casts", "infer"] {
         let insensitive = analyze(dir.path(), variant, "insensitive");
         let count = |db: &str| refract(&["query", db, ".count reach"]);
-        for kind in ["1-call-site", "1-object"] {
+        for kind in ["1-call-site", "1-object", "2-object", "2-type"] {
             let db = analyze(dir.path(), variant, kind);
             assert_eq!(count(&insensitive), count(&db), "{variant}, {kind}");
         }
@@ -264,14 +374,16 @@ fn an_unknown_context_kind_is_refused_with_the_kinds() {
         "--main",
         "A",
         "--context",
-        "2-type",
+        "3-type",
         "-o",
         "x.db",
     ]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("unknown context kind \"2-type\" (insensitive, 1-call-site, 1-object)"),
+        err.contains(
+            "unknown context kind \"3-type\" (insensitive, 1-call-site, 1-object, 2-object, 2-type)"
+        ),
         "{err}"
     );
 }

@@ -543,7 +543,7 @@ fn points_to_on_random_program(
             "H" => 6,
             "I" => 7,
             "M" => 5,
-            "T" => 4,
+            "T" => 5,
             "F" => 3,
             "N" => 3,
             "Z" => 3,
@@ -558,6 +558,7 @@ fn points_to_on_random_program(
             ("N", 0) => Some("<direct>"),
             ("M", 4) => Some("<java.lang.System: void setJavaLangAccess()>"),
             ("I", 6) => Some("<no call site>"),
+            ("T", 4) => Some("<no type>"),
             ("MOD", 0) => Some("static"),
             ("MOD", 1) => Some("native"),
             _ => None,
@@ -617,7 +618,13 @@ fn points_to_on_random_program(
     }
     for h in 1..6u64 {
         add("hT", vec![h, 1 + rng.below(3)]);
-        add("vP0", vec![var_of(rng.below(4), rng.below(2)), h]);
+        let m = rng.below(4);
+        add("vP0", vec![var_of(m, rng.below(2)), h]);
+        // Objects 4 and 5 come from no method's code (constants of the
+        // class files, say).
+        if h < 4 {
+            add("mH", vec![m, h]);
+        }
     }
     for i in 0..6u64 {
         let m = rng.below(4);
@@ -709,7 +716,7 @@ fn points_to_on_random_program(
 /// The flow rules of each context kind, run by the BDD engine, give the
 /// naive evaluator's relations exactly; and the projections of every
 /// kind with contexts (vP, IE, hP, reach) lie within the insensitive
-/// ones.
+/// ones, and 2-object's within 1-object's.
 #[test]
 fn points_to_with_and_without_contexts_agrees_with_naive_evaluator() {
     let names = [
@@ -722,9 +729,11 @@ fn points_to_with_and_without_contexts_agrees_with_naive_evaluator() {
         "copiedElement",
         "paramStoreOfM",
         "liftedReturn",
+        "chP",
     ];
     // Per kind: programs where it narrows vP, and cvP tuples in a context
-    // other than the entries' (object 0; `<no call site>`, I 6).
+    // other than the entries' (object 0; `<no call site>`, I 6; `<no
+    // type>`, T 4).
     let mut narrower: BTreeMap<&str, usize> = BTreeMap::new();
     let mut contexts: BTreeMap<&str, usize> = BTreeMap::new();
     let mut copying = 0;
@@ -744,9 +753,25 @@ fn points_to_with_and_without_contexts_agrees_with_naive_evaluator() {
                     "seed {seed}: {kind}'s {name} is not within the insensitive one"
                 );
             }
+            // A second element of context and a heap context refine
+            // 1-object's contexts: each derivation drops to one there.
+            if *kind == "2-object" {
+                let one = &runs.iter().find(|(k, _)| *k == "1-object").unwrap().1;
+                for (k, name) in names[..4].iter().enumerate() {
+                    let (one, found) = (one[k].as_ref().unwrap(), found[k].as_ref().unwrap());
+                    assert!(
+                        found.is_subset(one),
+                        "seed {seed}: 2-object's {name} is not within 1-object's"
+                    );
+                }
+            }
             let vp = |r: &Vec<Option<Tuples>>| r[0].as_ref().unwrap().len();
             *narrower.entry(kind).or_default() += usize::from(vp(found) < vp(ins));
-            let entry = if *kind == "1-object" { 0 } else { 6 };
+            let entry = match *kind {
+                "2-type" => 4,
+                k if k.ends_with("-object") => 0,
+                _ => 6,
+            };
             *contexts.entry(kind).or_default() += (found[4].iter().flatten())
                 .filter(|t| t[0] != entry)
                 .count();
@@ -754,7 +779,7 @@ fn points_to_with_and_without_contexts_agrees_with_naive_evaluator() {
     }
     assert_eq!(
         (narrower.keys().copied()).collect::<Vec<_>>(),
-        ["1-call-site", "1-object"]
+        ["1-call-site", "1-object", "2-object", "2-type"]
     );
     for (kind, c) in &contexts {
         assert!(*c >= 40, "{c} cvP tuples in a context of {kind}");

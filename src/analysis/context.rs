@@ -20,14 +20,24 @@ pub enum Context {
     /// static or not; the heap has no context
     /// (`queries/contexts/1-call-site.dl`).
     OneCallSite,
+    /// A method called on an object runs in the context of the object
+    /// and the object's heap context, a static method in its caller's;
+    /// an object has the first element of its allocating method's
+    /// context as its heap context (`queries/contexts/2-object.dl`).
+    TwoObject,
+    /// 2-object's contexts with each object replaced by the class that
+    /// allocates it (`queries/contexts/2-type.dl`).
+    TwoType,
 }
 
 impl Context {
     /// Every kind, in the order `--help` lists them.
-    pub const ALL: [Context; 3] = [
+    pub const ALL: [Context; 5] = [
         Context::Insensitive,
         Context::OneCallSite,
         Context::OneObject,
+        Context::TwoObject,
+        Context::TwoType,
     ];
 
     /// The name used on the command line and in reports.
@@ -36,6 +46,8 @@ impl Context {
             Context::Insensitive => "insensitive",
             Context::OneObject => "1-object",
             Context::OneCallSite => "1-call-site",
+            Context::TwoObject => "2-object",
+            Context::TwoType => "2-type",
         }
     }
 
@@ -45,6 +57,8 @@ impl Context {
             Context::Insensitive => ("contexts/insensitive.dl", INSENSITIVE),
             Context::OneObject => ("contexts/1-object.dl", ONE_OBJECT),
             Context::OneCallSite => ("contexts/1-call-site.dl", ONE_CALL_SITE),
+            Context::TwoObject => ("contexts/2-object.dl", TWO_OBJECT),
+            Context::TwoType => ("contexts/2-type.dl", TWO_TYPE),
         }
     }
 }
@@ -52,6 +66,8 @@ impl Context {
 const INSENSITIVE: &str = include_str!("../../queries/contexts/insensitive.dl");
 const ONE_OBJECT: &str = include_str!("../../queries/contexts/1-object.dl");
 const ONE_CALL_SITE: &str = include_str!("../../queries/contexts/1-call-site.dl");
+const TWO_OBJECT: &str = include_str!("../../queries/contexts/2-object.dl");
+const TWO_TYPE: &str = include_str!("../../queries/contexts/2-type.dl");
 
 impl fmt::Display for Context {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
