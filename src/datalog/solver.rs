@@ -857,7 +857,7 @@ impl Solver {
                 format!("internal rename error: {e}"),
             )
         })?;
-        if let Some(extra) = &p.head.extra {
+        for extra in &p.head.extra {
             out = bdd::and(&out, extra);
         }
         Ok(out)

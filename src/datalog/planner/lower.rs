@@ -212,6 +212,7 @@ pub(super) fn plan_head(
     let rel = &prog.relations[head.rel];
     let mut rename = Vec::new();
     let mut extra: Option<Bdd> = None;
+    let mut equalities: Vec<Bdd> = Vec::new();
     let mut and = |b: Bdd| {
         extra = Some(match extra.take() {
             Some(e) => e.and(&b),
@@ -228,7 +229,7 @@ pub(super) fn plan_head(
             Term::Any => and(range_bdd(nv, ivars, prog.domains[attr.domain].size)),
             Term::Var(v) => {
                 if let Some(&(_, first)) = first_inst.iter().find(|(x, _)| x == v) {
-                    and(equal_bdd(nv, &layout.instance(first).vars, ivars));
+                    equalities.push(equal_bdd(nv, &layout.instance(first).vars, ivars));
                 } else {
                     first_inst.push((*v, inst));
                     let home = homes[*v].expect("head variables have homes");
@@ -241,5 +242,6 @@ pub(super) fn plan_head(
             }
         }
     }
+    let extra = extra.into_iter().chain(equalities).collect();
     HeadPlan { rename, extra }
 }
