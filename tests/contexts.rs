@@ -206,6 +206,42 @@ fn one_call_site_separates_the_calls_of_a_static_method() {
     );
 }
 
+/// Analyses the fixture `main` (`Containers`, `Factories`: two pairs,
+/// each with a box that holds a class name) under every context kind.
+/// The kinds of `apart` give each of `main`'s two `forName` calls (at
+/// `calls`, bytecode index and line) its own pair's class, the others
+/// both classes at both. Returns the database of `apart`'s last kind.
+fn two_pairs(dir: &Path, main: &str, calls: [(u32, u32); 2], apart: &[&str]) -> String {
+    let caller = format!("{main}\tmain\t([Ljava/lang/String;)V");
+    let row = |k: usize, class: &str| {
+        let (bci, line) = calls[k];
+        format!("{caller}\t{bci}\t{line}\tClass.forName\t{main}${class}\n")
+    };
+    let separate = format!("{HEADER}{}{}", row(0, "First"), row(1, "Second"));
+    let merged = format!(
+        "{HEADER}{}{}{}{}",
+        row(0, "First"),
+        row(0, "Second"),
+        row(1, "First"),
+        row(1, "Second")
+    );
+    let mut last = String::new();
+    for kind in refract::analysis::Context::ALL.map(|c| c.name()) {
+        let db = analyze_main(dir, main, "points-to", kind);
+        let expected = if apart.contains(&kind) {
+            &separate
+        } else {
+            &merged
+        };
+        let got = refract(&["export", "targets", &db]);
+        assert_eq!(&got, expected, "{main}, {kind}");
+        if apart.last() == Some(&kind) {
+            last = db;
+        }
+    }
+    last
+}
+
 /// Two containers of one class, each made by its own object: without a
 /// heap context the two boxes are one object, and both names reach both
 /// `forName` calls under every kind but `2-object`. There each box has
@@ -215,21 +251,11 @@ fn one_call_site_separates_the_calls_of_a_static_method() {
 #[test]
 fn two_object_separates_the_containers_that_two_objects_make() {
     let dir = tempfile::tempdir().unwrap();
-    let main = "Containers\tmain\t([Ljava/lang/String;)V";
-    let first = format!("{main}\t35\t46\tClass.forName\tContainers$First\n");
-    let second = format!("{main}\t46\t47\tClass.forName\tContainers$Second\n");
-    let merged = format!(
-        "{HEADER}{first}{main}\t35\t46\tClass.forName\tContainers$Second\n\
-         {main}\t46\t47\tClass.forName\tContainers$First\n{second}"
-    );
-    for kind in ["insensitive", "1-call-site", "1-object", "2-type"] {
-        let db = analyze_main(dir.path(), "Containers", "points-to", kind);
-        assert_eq!(refract(&["export", "targets", &db]), merged, "{kind}");
-    }
-    let db = analyze_main(dir.path(), "Containers", "points-to", "2-object");
-    assert_eq!(
-        refract(&["export", "targets", &db]),
-        format!("{HEADER}{first}{second}")
+    let db = two_pairs(
+        dir.path(),
+        "Containers",
+        [(35, 46), (46, 47)],
+        &["2-object"],
     );
     // The fields with their heap contexts: each pair (allocated by
     // `main`, in the context of no object) holds a box whose heap context
@@ -263,22 +289,8 @@ fn two_object_separates_the_containers_that_two_objects_make() {
 #[test]
 fn two_type_separates_the_containers_that_two_classes_make() {
     let dir = tempfile::tempdir().unwrap();
-    let main = "Factories\tmain\t([Ljava/lang/String;)V";
-    let first = format!("{main}\t41\t60\tClass.forName\tFactories$First\n");
-    let second = format!("{main}\t52\t61\tClass.forName\tFactories$Second\n");
-    let merged = format!(
-        "{HEADER}{first}{main}\t41\t60\tClass.forName\tFactories$Second\n\
-         {main}\t52\t61\tClass.forName\tFactories$First\n{second}"
-    );
-    for kind in ["insensitive", "1-call-site", "1-object"] {
-        let db = analyze_main(dir.path(), "Factories", "points-to", kind);
-        assert_eq!(refract(&["export", "targets", &db]), merged, "{kind}");
-    }
-    let separate = format!("{HEADER}{first}{second}");
-    let db = analyze_main(dir.path(), "Factories", "points-to", "2-object");
-    assert_eq!(refract(&["export", "targets", &db]), separate);
-    let db = analyze_main(dir.path(), "Factories", "points-to", "2-type");
-    assert_eq!(refract(&["export", "targets", &db]), separate);
+    let apart = ["2-object", "2-type"];
+    let db = two_pairs(dir.path(), "Factories", [(41, 60), (52, 61)], &apart);
     // The heap contexts are classes: each pair's box has the class that
     // made the pair, and each pair the class whose `main` made it (in
     // the context of no type, as the names are).
