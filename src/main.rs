@@ -218,8 +218,10 @@ enum Command {
         /// object analysed once per allocation site of its receiver),
         /// 2-object (once per receiver object and the object that
         /// allocated it, which also tells apart the objects that each
-        /// allocates), or 2-type (2-object with each object replaced by
-        /// the class that allocates it). The
+        /// allocates), 2-type (2-object with each object replaced by
+        /// the class that allocates it), or cloning (Whaley and Lam: once
+        /// per acyclic path of the call graph, numbered over the call graph
+        /// of a first run without contexts). The
         /// reflection rules read the points-to sets with contexts projected
         /// away.
         #[arg(long, default_value = "insensitive", value_name = "KIND")]

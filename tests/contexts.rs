@@ -113,7 +113,7 @@ fn one_object_separates_the_calls_of_a_method_on_two_receivers() {
             "{kind}"
         );
     }
-    for kind in ["2-object", "1-object"] {
+    for kind in ["2-object", "1-call-site", "cloning", "1-object"] {
         let db = analyze(dir.path(), "points-to", kind);
         assert_eq!(
             draws(&db),
@@ -162,8 +162,8 @@ fn one_object_separates_the_calls_of_a_method_on_two_receivers() {
 /// both names at both calls without contexts and under the object and
 /// type kinds (a static method runs in its caller's context, here no
 /// object's). Under
-/// `1-call-site` it runs once per site, and each `Class.forName` loads
-/// its own class.
+/// `1-call-site` and `cloning` it runs once per site, and each
+/// `Class.forName` loads its own class.
 #[test]
 fn one_call_site_separates_the_calls_of_a_static_method() {
     let dir = tempfile::tempdir().unwrap();
@@ -178,14 +178,18 @@ fn one_call_site_separates_the_calls_of_a_static_method() {
         let db = analyze_main(dir.path(), "CallSites", "points-to", kind);
         assert_eq!(refract(&["export", "targets", &db]), both, "{kind}");
     }
+    for kind in ["cloning", "1-call-site"] {
+        let db = analyze_main(dir.path(), "CallSites", "points-to", kind);
+        assert_eq!(
+            refract(&["export", "targets", &db]),
+            format!(
+                "{HEADER}{main}\t8\t27\tClass.forName\tCallSites$First\n\
+                 {main}\t20\t28\tClass.forName\tCallSites$Second\n"
+            ),
+            "{kind}"
+        );
+    }
     let db = analyze_main(dir.path(), "CallSites", "points-to", "1-call-site");
-    assert_eq!(
-        refract(&["export", "targets", &db]),
-        format!(
-            "{HEADER}{main}\t8\t27\tClass.forName\tCallSites$First\n\
-             {main}\t20\t28\tClass.forName\tCallSites$Second\n"
-        )
-    );
     // `main` runs in the context of no call site; `id` and `forName` in
     // each of their sites'; `o` holds one name in each context, the
     // first site's its own.
@@ -203,6 +207,76 @@ fn one_call_site_separates_the_calls_of_a_static_method() {
     assert_eq!(
         out,
         " h\n-------------------\n \"CallSites$First\"\n1 tuple\no: 2 tuples\ncreach: 5 tuples\n"
+    );
+}
+
+/// `Paths.wrap(o)` calls `id(o)` from its one site: one level of call
+/// sites gives `id` one context, which returns both names to both calls
+/// of `wrap`. Under `cloning` every path from `main` is a context, and
+/// each `Class.forName` loads its own class. The recursive `count` is a
+/// cycle of the call graph: it shares the contexts of its calls from
+/// `main`, two, with its own call.
+#[test]
+fn cloning_separates_the_paths_that_one_call_site_merges() {
+    let dir = tempfile::tempdir().unwrap();
+    let main = "Paths\tmain\t([Ljava/lang/String;)V";
+    let row = |bci: u32, line: u32, class: &str| {
+        format!("{main}\t{bci}\t{line}\tClass.forName\tPaths${class}\n")
+    };
+    for kind in refract::analysis::Context::ALL.map(|c| c.name()) {
+        let db = analyze_main(dir.path(), "Paths", "points-to", kind);
+        let expected = if kind == "cloning" {
+            format!("{HEADER}{}{}", row(8, 40, "First"), row(20, 41, "Second"))
+        } else {
+            format!(
+                "{HEADER}{}{}{}{}",
+                row(8, 40, "First"),
+                row(8, 40, "Second"),
+                row(20, 41, "First"),
+                row(20, 41, "Second")
+            )
+        };
+        assert_eq!(refract(&["export", "targets", &db]), expected, "{kind}");
+    }
+    // The maps of the call edges: caller's context, callee's. `main`'s
+    // two calls of `wrap` (and of `forName`, and of `count`) give their
+    // callee contexts 0 and 1; `wrap`'s call of `id` and `count`'s own
+    // call keep each context.
+    let db = analyze_main(dir.path(), "Paths", "points-to", "cloning");
+    let wrap = "<Paths: java.lang.Object wrap(java.lang.Object)>";
+    let id = "<Paths: java.lang.Object id(java.lang.Object)>";
+    let count = "<Paths: int count(int)>";
+    let for_name = "<java.lang.Class: java.lang.Class forName(java.lang.String)>";
+    let at = |m: &str, bci: u32, line: u32, callee: &str| {
+        format!("{m}[{bci}@L{line}] invokestatic {callee}\t{callee}")
+    };
+    let main_m = "<Paths: void main(java.lang.String[])>";
+    assert_eq!(
+        refract(&["export", "relation", "IEc", &db]),
+        format!(
+            "invoke\ttarget\tcaller\tcallee\n\
+             {}\t0\t0\n{}\t1\t1\n{}\t0\t0\n{}\t1\t1\n\
+             {}\t0\t0\n{}\t0\t0\n{}\t0\t1\n{}\t0\t1\n{}\t0\t0\n{}\t0\t1\n",
+            at(wrap, 1, 30, id),
+            at(wrap, 1, 30, id),
+            at(count, 12, 36, count),
+            at(count, 12, 36, count),
+            at(main_m, 2, 40, wrap),
+            at(main_m, 8, 40, for_name),
+            at(main_m, 14, 41, wrap),
+            at(main_m, 20, 41, for_name),
+            at(main_m, 26, 42, count),
+            at(main_m, 31, 43, count),
+        )
+    );
+    // `main` in context 0; `wrap`, `id`, `count` and `forName` in two.
+    let out = refract(&["query", &db, ".count creach"]);
+    assert_eq!(out, "creach: 9 tuples\n");
+    // The report names the kind.
+    let report = refract(&["report", &db]);
+    assert!(
+        report.starts_with("reflection variant: points-to, context cloning\n"),
+        "{report}"
     );
 }
 
@@ -337,14 +411,17 @@ fn array_copies_are_made_at_each_call_in_its_context() {
         let db = analyze_main(dir.path(), "Copies", "points-to", kind);
         assert_eq!(refract(&["export", "targets", &db]), merged, "{kind}");
     }
-    let db = analyze_main(dir.path(), "Copies", "points-to", "1-call-site");
-    assert_eq!(
-        refract(&["export", "targets", &db]),
-        format!(
-            "{direct}{main}\t73\t18\tClass.forName\tCopies$B\n\
-             {main}\t83\t19\tClass.forName\tCopies$C\n"
-        )
-    );
+    for kind in ["1-call-site", "cloning"] {
+        let db = analyze_main(dir.path(), "Copies", "points-to", kind);
+        assert_eq!(
+            refract(&["export", "targets", &db]),
+            format!(
+                "{direct}{main}\t73\t18\tClass.forName\tCopies$B\n\
+                 {main}\t83\t19\tClass.forName\tCopies$C\n"
+            ),
+            "{kind}"
+        );
+    }
     // Switched off, nothing is copied: the facts hold no copy.
     let off = dir.path().join("off.db").display().to_string();
     let classes = root().join("fixtures/classes/contexts");
@@ -370,7 +447,7 @@ fn every_variant_runs_with_contexts() {
     for variant in ["none", "local", "casts", "infer"] {
         let insensitive = analyze(dir.path(), variant, "insensitive");
         let count = |db: &str| refract(&["query", db, ".count reach"]);
-        for kind in ["1-call-site", "1-object", "2-object", "2-type"] {
+        for kind in ["1-call-site", "1-object", "2-object", "2-type", "cloning"] {
             let db = analyze(dir.path(), variant, kind);
             assert_eq!(count(&insensitive), count(&db), "{variant}, {kind}");
         }
@@ -394,7 +471,7 @@ fn an_unknown_context_kind_is_refused_with_the_kinds() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains(
-            "unknown context kind \"3-type\" (insensitive, 1-call-site, 1-object, 2-object, 2-type)"
+            "unknown context kind \"3-type\" (insensitive, 1-call-site, 1-object, 2-object, 2-type, cloning)"
         ),
         "{err}"
     );

@@ -28,16 +28,22 @@ pub enum Context {
     /// 2-object's contexts with each object replaced by the class that
     /// allocates it (`queries/contexts/2-type.dl`).
     TwoType,
+    /// Whaley and Lam's cloning: every acyclic path of the call graph
+    /// is a context, the paths of a cycle shared, numbered over the
+    /// call graph of the analysis without contexts, which runs first;
+    /// the heap has no context (`queries/contexts/cloning.dl`).
+    Cloning,
 }
 
 impl Context {
     /// Every kind, in the order `--help` lists them.
-    pub const ALL: [Context; 5] = [
+    pub const ALL: [Context; 6] = [
         Context::Insensitive,
         Context::OneCallSite,
         Context::OneObject,
         Context::TwoObject,
         Context::TwoType,
+        Context::Cloning,
     ];
 
     /// The name used on the command line and in reports.
@@ -48,6 +54,7 @@ impl Context {
             Context::OneCallSite => "1-call-site",
             Context::TwoObject => "2-object",
             Context::TwoType => "2-type",
+            Context::Cloning => "cloning",
         }
     }
 
@@ -59,15 +66,24 @@ impl Context {
             Context::OneCallSite => ("contexts/1-call-site.dl", ONE_CALL_SITE),
             Context::TwoObject => ("contexts/2-object.dl", TWO_OBJECT),
             Context::TwoType => ("contexts/2-type.dl", TWO_TYPE),
+            Context::Cloning => ("contexts/cloning.dl", CLONING),
         }
     }
 }
+
+/// The rules that `cloning` adds to the analysis without contexts that
+/// runs before it: the call graph whose paths it numbers.
+pub const CLONING_GRAPH: (&str, &str) = (
+    "contexts/cloning-graph.dl",
+    include_str!("../../queries/contexts/cloning-graph.dl"),
+);
 
 const INSENSITIVE: &str = include_str!("../../queries/contexts/insensitive.dl");
 const ONE_OBJECT: &str = include_str!("../../queries/contexts/1-object.dl");
 const ONE_CALL_SITE: &str = include_str!("../../queries/contexts/1-call-site.dl");
 const TWO_OBJECT: &str = include_str!("../../queries/contexts/2-object.dl");
 const TWO_TYPE: &str = include_str!("../../queries/contexts/2-type.dl");
+const CLONING: &str = include_str!("../../queries/contexts/cloning.dl");
 
 impl fmt::Display for Context {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

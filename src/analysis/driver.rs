@@ -85,6 +85,9 @@ pub enum AnalysisError {
     /// `--assume` does not fit the variant.
     #[error("{0}")]
     Assume(String),
+    /// The contexts asked for do not fit the program.
+    #[error("{0}")]
+    Contexts(String),
     /// No roots were given or found.
     #[error("no entry points: pass --main CLASS, --roots library or --roots jvm")]
     NoRoots,
@@ -213,19 +216,59 @@ fn analyze_unguarded(
         Some(path) => spec::resolve_file(path, &facts.builder).map_err(AnalysisError::Spec)?,
         None => spec::Resolved::default(),
     };
-    let rules = rule_text(opts)?;
+    let rules = rule_text(opts, opts.context)?;
+    // `cloning` numbers the paths of the call graph that the analysis
+    // without contexts finds, with the rules that read it off.
+    let first = match opts.context {
+        super::Context::Cloning => {
+            let (name, graph) = super::context::CLONING_GRAPH;
+            let mut text = rule_text(opts, super::Context::Insensitive)?;
+            let _ = write!(text, "\n# ---- {name} ----\n{graph}");
+            Some(text)
+        }
+        _ => None,
+    };
     // Every constant the rules use is in the domains, whatever the class
     // path holds (a library type it never mentions, an argument position
     // beyond its longest parameter list).
-    let probe = format!("{}{rules}", schema_text(&domain_sizes(&facts.builder)));
-    let used = constants::collect(&parse_str(&probe, "program.dl", Path::new("."))?);
-    hold_constants(&mut facts.builder, &used);
+    let schema = schema_text(&domain_sizes(&facts.builder));
+    for text in std::iter::once(&rules).chain(&first) {
+        let probe = format!("{schema}{text}");
+        let used = constants::collect(&parse_str(&probe, "program.dl", Path::new("."))?);
+        hold_constants(&mut facts.builder, &used);
+    }
     let staged = StagedDatabase::create(db, force)?;
     let dir = staged.path().to_path_buf();
     let t = Instant::now();
     let domains = write_maps_and_schema(&facts.builder, &dir)?;
     trace_time("maps written", t);
-    let mut text = std::fs::read_to_string(dir.join("schema.dl"))?;
+    let schema = std::fs::read_to_string(dir.join("schema.dl"))?;
+    let inputs = Inputs {
+        facts: &facts,
+        opts,
+        roots: &root_methods,
+        spec: &spec_rows,
+        dir: &dir,
+    };
+    let t = Instant::now();
+    let graph = match first {
+        Some(rules) => Some(insensitive_call_graph(
+            &inputs,
+            &format!("{schema}{rules}"),
+        )?),
+        None => None,
+    };
+    let call_graph = graph.as_ref().map(|_| t.elapsed());
+    let start = Instant::now();
+    let mut text = schema;
+    if let Some(g) = &graph {
+        let _ = write!(
+            text,
+            "\n# The contexts of --context cloning: the most paths of the call graph\n\
+             # that end in one method.\nC {}\n",
+            g.contexts.max(2)
+        );
+    }
     text.push_str(&rules);
     // For experiments with variable orders: `--var-order` (or
     // REFRACT_VARORDER) replaces the order queries/pointsto.dl gives.
@@ -237,23 +280,9 @@ fn analyze_unguarded(
         let _ = write!(text, "\n.bddvarorder {order}\n");
     }
     std::fs::write(dir.join("program.dl"), &text)?;
-    let parsed = parse_str(&text, "program.dl", &dir)?;
-    let mut prog = resolve(&parsed)?;
-    // The rules that copy a fact into another layout are built from the
-    // facts' rows (`datalog::views`).
-    let facts_of: Vec<Option<usize>> = (prog.relations.iter())
-        .map(|r| RELATIONS.iter().position(|s| s.name == r.name))
-        .collect();
-    let copies = take_views(&mut prog, |rid| facts_of[rid].is_some());
-    let mut solver = Solver::new(prog)?;
-    solver.observer = opts.observer.0.clone();
-
-    let start = Instant::now();
-    let loaded = load_facts(&mut solver, &facts, &copies, &facts_of, &dir)?;
-    let inputs = analysis_inputs(&solver, &facts, opts, &root_methods, &spec_rows);
-    let nv = solver.layout.num_vars();
-    for (rid, rows) in inputs {
-        solver.rels[rid] = relation_from_tuples(nv, &solver.blocks(rid), &rows);
+    let (mut solver, loaded) = prepare(&inputs, &text, true)?;
+    if let Some(g) = &graph {
+        g.load_into(&mut solver);
     }
     // The facts are on disk and in BDDs now: free their tuples and maps
     // (gigabytes for the whole JDK) before the solve.
@@ -272,6 +301,9 @@ fn analyze_unguarded(
     write_results(&solver, &dir, &loaded.unencoded)?;
     std::fs::write(dir.join("database.dl"), database_schema(&solver, &text))?;
     record_options(&mut manifest, opts)?;
+    if let Some(t) = call_graph {
+        manifest.timing("call graph", t.as_secs_f64());
+    }
     manifest
         .timing("load", load.as_secs_f64())
         .timing("solve", solve.as_secs_f64());
@@ -288,14 +320,137 @@ fn analyze_unguarded(
     Ok((solver, summary, stats))
 }
 
-/// The rules of the analysis `opts` asks for: the variant's files, each
+/// What every solve of one analysis reads: the facts, the options, the
+/// roots, the specification's rows and the staged database.
+struct Inputs<'a> {
+    facts: &'a ProgramFacts,
+    opts: &'a AnalysisOptions,
+    roots: &'a [u32],
+    spec: &'a spec::Resolved,
+    dir: &'a Path,
+}
+
+/// The solver of program `text` (schema and rules) with the facts and
+/// the options' inputs loaded. `write_unread`: write the facts that no
+/// rule reads into the staged database as tuples (only the solve whose
+/// results are stored does).
+fn prepare(
+    inputs: &Inputs,
+    text: &str,
+    write_unread: bool,
+) -> Result<(Solver, LoadedFacts), AnalysisError> {
+    let parsed = parse_str(text, "program.dl", inputs.dir)?;
+    let mut prog = resolve(&parsed)?;
+    // The rules that copy a fact into another layout are built from the
+    // facts' rows (`datalog::views`).
+    let facts_of: Vec<Option<usize>> = (prog.relations.iter())
+        .map(|r| RELATIONS.iter().position(|s| s.name == r.name))
+        .collect();
+    let copies = take_views(&mut prog, |rid| facts_of[rid].is_some());
+    let mut solver = Solver::new(prog)?;
+    solver.observer = inputs.opts.observer.0.clone();
+    let dir = write_unread.then_some(inputs.dir);
+    let loaded = load_facts(&mut solver, inputs.facts, &copies, &facts_of, dir)?;
+    let rows = analysis_inputs(
+        &solver,
+        inputs.facts,
+        inputs.opts,
+        inputs.roots,
+        inputs.spec,
+    );
+    let nv = solver.layout.num_vars();
+    for (rid, rows) in rows {
+        solver.rels[rid] = relation_from_tuples(nv, &solver.blocks(rid), &rows);
+    }
+    Ok((solver, loaded))
+}
+
+/// The call graph of the analysis without contexts, whose paths
+/// `--context cloning` numbers (`queries/contexts/cloning-graph.dl`).
+struct CallGraph {
+    /// Every call edge: the caller, the call site, the target.
+    calls: Vec<Vec<u64>>,
+    /// The methods reached without a call.
+    entries: Vec<Vec<u64>>,
+    /// The most paths that end in one method: the size of the context
+    /// domain.
+    contexts: u64,
+}
+
+/// Solves `text`, the analysis without contexts and the rules of
+/// `cloning-graph.dl`, and numbers the paths of its call graph as
+/// `cloning.dl`'s `number` rule will, to size the context domain.
+fn insensitive_call_graph(inputs: &Inputs, text: &str) -> Result<CallGraph, AnalysisError> {
+    let (mut solver, _) = prepare(inputs, text, false)?;
+    solver.solve()?;
+    let read = |name: &str| -> Vec<Vec<u64>> {
+        match solver.prog.relation_id(name) {
+            Some(rid) => crate::bdd::sorted_tuples(&solver.rels[rid], &solver.blocks(rid)),
+            None => Vec::new(),
+        }
+    };
+    let calls = read("cloningCall");
+    let entries = read("cloningEntry");
+    drop(solver);
+    // The nodes of `IEc(i, m, c1, c2) :- entryci(m), ciSite(m, i),
+    // IEci(i, m). number`: methods and call sites.
+    let mut nodes: std::collections::HashMap<(bool, u64), usize> = Default::default();
+    let mut node = |site: bool, x: u64| {
+        let n = nodes.len();
+        *nodes.entry((site, x)).or_insert(n)
+    };
+    let roots: Vec<usize> = entries.iter().map(|e| node(false, e[0])).collect();
+    let mut edges = Vec::with_capacity(2 * calls.len());
+    for c in &calls {
+        let (m, i, n) = (node(false, c[0]), node(true, c[1]), node(false, c[2]));
+        edges.push((m, i));
+        edges.push((i, n));
+    }
+    let limit = u128::from(u64::MAX);
+    let numbering = crate::datalog::numbering::PathNumbering::new(nodes.len(), &edges, &roots, limit)
+        .map_err(|count| {
+            AnalysisError::Contexts(format!(
+                "--context cloning: the call graph has {count} paths to one method, more than a context domain of 2^64 holds; use another --context"
+            ))
+        })?;
+    let contexts = u64::try_from(numbering.max_contexts()).unwrap_or(u64::MAX);
+    if crate::trace::enabled() {
+        eprintln!(
+            "[trace] cloning: {} call edges, {} entries, at most {contexts} contexts per method",
+            calls.len(),
+            entries.len()
+        );
+    }
+    Ok(CallGraph {
+        calls,
+        entries,
+        contexts,
+    })
+}
+
+impl CallGraph {
+    /// Sets cloning's inputs: `IEci` (site, target) and `entryci`.
+    fn load_into(&self, solver: &mut Solver) {
+        let nv = solver.layout.num_vars();
+        let edges: Vec<[u64; 2]> = self.calls.iter().map(|c| [c[1], c[2]]).collect();
+        if let Some(rid) = solver.prog.relation_id("IEci") {
+            solver.rels[rid] = relation_from_tuples(nv, &solver.blocks(rid), &edges);
+        }
+        if let Some(rid) = solver.prog.relation_id("entryci") {
+            solver.rels[rid] = relation_from_tuples(nv, &solver.blocks(rid), &self.entries);
+        }
+    }
+}
+
+/// The rules of the analysis `opts` asks for, with the flow rules of
+/// `context`: the variant's files, each
 /// model switched off by `--no-model` as its declarations alone, the
 /// assumption's rules and the JVM's entry points.
-fn rule_text(opts: &AnalysisOptions) -> Result<String, AnalysisError> {
+fn rule_text(opts: &AnalysisOptions, context: super::Context) -> Result<String, AnalysisError> {
     let mut rules = String::new();
-    for (name, text) in
-        opts.variant
-            .rule_files(opts.context, opts.member_arrays, opts.spec.is_some())
+    for (name, text) in opts
+        .variant
+        .rule_files(context, opts.member_arrays, opts.spec.is_some())
     {
         let off =
             super::variant::model_of(name).is_some_and(|m| opts.models_off.iter().any(|o| o == m));
@@ -325,13 +480,14 @@ fn rule_text(opts: &AnalysisOptions) -> Result<String, AnalysisError> {
 /// index), straight from the builder's flat rows into the solver,
 /// while the others are written into the staged database `dir` as
 /// `.tuples` (source locations, say, which only reports read: for the
-/// whole JDK, encoding them costs more than the rest of the load).
+/// whole JDK, encoding them costs more than the rest of the load), unless
+/// `dir` is `None`.
 fn load_facts(
     solver: &mut Solver,
     facts: &ProgramFacts,
     copies: &[View],
     facts_of: &[Option<usize>],
-    dir: &Path,
+    dir: Option<&Path>,
 ) -> Result<LoadedFacts, AnalysisError> {
     let b = &facts.builder;
     let nv = solver.layout.num_vars();
@@ -350,11 +506,14 @@ fn load_facts(
     };
     let solver_ref = &*solver;
     let (written, built) = rayon::join(
-        || {
-            let t = Instant::now();
-            let written = write_relations(b, dir, &as_tuples);
-            trace_time("unread facts written as tuples", t);
-            written
+        || match dir {
+            Some(dir) => {
+                let t = Instant::now();
+                let written = write_relations(b, dir, &as_tuples);
+                trace_time("unread facts written as tuples", t);
+                written
+            }
+            None => Ok(Vec::new()),
         },
         || -> Vec<(usize, crate::bdd::Bdd)> {
             // The facts and their copies into other layouts (see
@@ -494,6 +653,9 @@ fn record_options(
     opts: &AnalysisOptions,
 ) -> Result<(), AnalysisError> {
     manifest.option("variant", &opts.variant.to_string());
+    if opts.context != super::Context::Insensitive {
+        manifest.option("context", opts.context.name());
+    }
     if opts.member_arrays {
         manifest.option("member-arrays", "on");
     }

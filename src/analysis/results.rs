@@ -338,7 +338,7 @@ fn partial_sites(
 }
 
 /// The analysis's configuration as the report names it: the variant
-/// (with member arrays and the assumption level), the sites only the
+/// (with member arrays, the context kind and the assumption level), the sites only the
 /// specification resolved, and what `--assume` completed.
 type Configuration = (String, Option<usize>, Option<Completion>);
 
@@ -347,6 +347,9 @@ fn configuration(db: &mut Database) -> Result<Configuration, DatabaseError> {
     let mut variant = db.option("variant").unwrap_or("?").to_string();
     if db.option("member-arrays") == Some("on") {
         variant.push_str(", member arrays");
+    }
+    if let Some(kind) = db.option("context") {
+        variant.push_str(&format!(", context {kind}"));
     }
     let spec_only = if db.solver.prog.relation_id("specOnly").is_some() {
         Some(db.tuples("specOnly")?.len())
