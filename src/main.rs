@@ -214,7 +214,8 @@ enum Command {
         reflection: refract::analysis::Variant,
         /// The contexts of the points-to analysis: insensitive (one set of
         /// objects per variable), 1-call-site (a method analysed once per
-        /// call site that calls it), 1-object (a method called on an
+        /// call site that calls it), 2-call-site (once per call site and
+        /// its caller's call site, with a heap context), 1-object (a method called on an
         /// object analysed once per allocation site of its receiver),
         /// 2-object (once per receiver object and the object that
         /// allocated it, which also tells apart the objects that each

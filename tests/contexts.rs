@@ -113,7 +113,13 @@ fn one_object_separates_the_calls_of_a_method_on_two_receivers() {
             "{kind}"
         );
     }
-    for kind in ["2-object", "1-call-site", "cloning", "1-object"] {
+    for kind in [
+        "2-object",
+        "1-call-site",
+        "2-call-site",
+        "cloning",
+        "1-object",
+    ] {
         let db = analyze(dir.path(), "points-to", kind);
         assert_eq!(
             draws(&db),
@@ -178,7 +184,7 @@ fn one_call_site_separates_the_calls_of_a_static_method() {
         let db = analyze_main(dir.path(), "CallSites", "points-to", kind);
         assert_eq!(refract(&["export", "targets", &db]), both, "{kind}");
     }
-    for kind in ["cloning", "1-call-site"] {
+    for kind in ["cloning", "2-call-site", "1-call-site"] {
         let db = analyze_main(dir.path(), "CallSites", "points-to", kind);
         assert_eq!(
             refract(&["export", "targets", &db]),
@@ -213,7 +219,8 @@ fn one_call_site_separates_the_calls_of_a_static_method() {
 /// `Paths.wrap(o)` calls `id(o)` from its one site: one level of call
 /// sites gives `id` one context, which returns both names to both calls
 /// of `wrap`. Under `cloning` every path from `main` is a context, and
-/// each `Class.forName` loads its own class. The recursive `count` is a
+/// each `Class.forName` loads its own class; under `2-call-site`, each
+/// pair of sites (`id`'s in `wrap`, `wrap`'s in `main`). The recursive `count` is a
 /// cycle of the call graph: it shares the contexts of its calls from
 /// `main`, two, with its own call.
 #[test]
@@ -225,7 +232,7 @@ fn cloning_separates_the_paths_that_one_call_site_merges() {
     };
     for kind in refract::analysis::Context::ALL.map(|c| c.name()) {
         let db = analyze_main(dir.path(), "Paths", "points-to", kind);
-        let expected = if kind == "cloning" {
+        let expected = if ["cloning", "2-call-site"].contains(&kind) {
             format!("{HEADER}{}{}", row(8, 40, "First"), row(20, 41, "Second"))
         } else {
             format!(
@@ -280,6 +287,57 @@ fn cloning_separates_the_paths_that_one_call_site_merges() {
     );
 }
 
+/// Reflection in contexts: `Wrappers.make(name)`, a static wrapper
+/// around `Class.forName(name).newInstance()`, is called with two names,
+/// and `Maker.make()` does the same with the name of its receiver. The
+/// class a name loads, and the object a Class object makes, are returned
+/// in the contexts where the argument holds that name or that Class
+/// object: the call-site kinds give each call of either wrapper its own
+/// class, the object kinds each maker (2-type merges the makers, which
+/// one class allocates). The `name()` call on each result then
+/// dispatches to its own class alone.
+#[test]
+fn a_reflective_wrapper_makes_each_caller_its_own_class() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = |class: &str| format!("<Wrappers${class}: java.lang.String name()>");
+    let (first, second) = (name("First"), name("Second"));
+    for kind in refract::analysis::Context::ALL.map(|c| c.name()) {
+        let db = analyze_main(dir.path(), "Wrappers", "points-to", kind);
+        let out = refract(&[
+            "query",
+            &db,
+            r#"d(i, m) :- IE(i, m), Iref(i, "<Wrappers$Named: java.lang.String name()>")."#,
+            "d(i, m)?",
+        ]);
+        let mut rows: Vec<String> = (out.lines())
+            .filter(|l| l.contains("invokeinterface"))
+            .map(|l| {
+                let bci = l.split("main(java.lang.String[])>[").nth(1).unwrap();
+                let bci = bci.split('@').next().unwrap();
+                format!("{bci} {}", l.rsplit('|').next().unwrap().trim())
+            })
+            .collect();
+        rows.sort();
+        let statics_apart = kind.ends_with("-call-site") || kind == "cloning";
+        let makers_apart = statics_apart || kind.ends_with("-object");
+        let mut expected = Vec::new();
+        for (bci, own, apart) in [
+            (19, &first, statics_apart),
+            (26, &second, statics_apart),
+            (66, &first, makers_apart),
+            (74, &second, makers_apart),
+        ] {
+            if apart {
+                expected.push(format!("{bci} {own}"));
+            } else {
+                expected.push(format!("{bci} {first}"));
+                expected.push(format!("{bci} {second}"));
+            }
+        }
+        assert_eq!(rows, expected, "{kind}");
+    }
+}
+
 /// Analyses the fixture `main` (`Containers`, `Factories`: two pairs,
 /// each with a box that holds a class name) under every context kind.
 /// The kinds of `apart` give each of `main`'s two `forName` calls (at
@@ -318,10 +376,12 @@ fn two_pairs(dir: &Path, main: &str, calls: [(u32, u32); 2], apart: &[&str]) -> 
 
 /// Two containers of one class, each made by its own object: without a
 /// heap context the two boxes are one object, and both names reach both
-/// `forName` calls under every kind but `2-object`. There each box has
-/// its pair as heap context, its field holds that pair's name only, and
-/// `set` and `get` run once per (box, pair). Under `2-type` the two
-/// pairs, which one class makes, are one context.
+/// `forName` calls under every kind but `2-object` and `2-call-site`.
+/// Under `2-object` each box has its pair as heap context, its field
+/// holds that pair's name only, and `set` and `get` run once per (box,
+/// pair); under `2-call-site`, each box the site in `main` that called
+/// its pair's constructor. Under `2-type` the two pairs, which one class
+/// makes, are one context.
 #[test]
 fn two_object_separates_the_containers_that_two_objects_make() {
     let dir = tempfile::tempdir().unwrap();
@@ -329,7 +389,7 @@ fn two_object_separates_the_containers_that_two_objects_make() {
         dir.path(),
         "Containers",
         [(35, 46), (46, 47)],
-        &["2-object"],
+        &["2-call-site", "2-object"],
     );
     // The fields with their heap contexts: each pair (allocated by
     // `main`, in the context of no object) holds a box whose heap context
@@ -353,6 +413,26 @@ fn two_object_separates_the_containers_that_two_objects_make() {
     // methods in (pair, no object); each box's four in (box, pair).
     let out = refract(&["query", &db, ".count creach"]);
     assert_eq!(out, "creach: 18 tuples\n");
+    // Under `2-call-site` the boxes' heap contexts are the calls of the
+    // pairs' constructors.
+    let db = analyze_main(dir.path(), "Containers", "points-to", "2-call-site");
+    let new = |bci: u32, line: u32| {
+        format!("<Containers: void main(java.lang.String[])>[{bci}@L{line}] invokespecial <Containers$Pair: void <init>()>")
+    };
+    assert_eq!(
+        refract(&["export", "relation", "chP", &db]),
+        format!(
+            "baseContext\tbase\tfield\ttargetContext\ttarget\n\
+             {}\t{boxed}\t{item}\t<no call site>\t\"Containers$First\"\n\
+             {}\t{boxed}\t{item}\t<no call site>\t\"Containers$Second\"\n\
+             <no call site>\t{one}\t{field}\t{}\t{boxed}\n\
+             <no call site>\t{two}\t{field}\t{}\t{boxed}\n",
+            new(4, 42),
+            new(12, 43),
+            new(4, 42),
+            new(12, 43),
+        )
+    );
 }
 
 /// Two containers that two classes make: the boxes are one object
@@ -363,7 +443,7 @@ fn two_object_separates_the_containers_that_two_objects_make() {
 #[test]
 fn two_type_separates_the_containers_that_two_classes_make() {
     let dir = tempfile::tempdir().unwrap();
-    let apart = ["2-object", "2-type"];
+    let apart = ["2-call-site", "2-object", "2-type"];
     let db = two_pairs(dir.path(), "Factories", [(41, 60), (52, 61)], &apart);
     // The heap contexts are classes: each pair's box has the class that
     // made the pair, and each pair the class whose `main` made it (in
@@ -411,7 +491,7 @@ fn array_copies_are_made_at_each_call_in_its_context() {
         let db = analyze_main(dir.path(), "Copies", "points-to", kind);
         assert_eq!(refract(&["export", "targets", &db]), merged, "{kind}");
     }
-    for kind in ["1-call-site", "cloning"] {
+    for kind in ["1-call-site", "2-call-site", "cloning"] {
         let db = analyze_main(dir.path(), "Copies", "points-to", kind);
         assert_eq!(
             refract(&["export", "targets", &db]),
@@ -447,7 +527,14 @@ fn every_variant_runs_with_contexts() {
     for variant in ["none", "local", "casts", "infer"] {
         let insensitive = analyze(dir.path(), variant, "insensitive");
         let count = |db: &str| refract(&["query", db, ".count reach"]);
-        for kind in ["1-call-site", "1-object", "2-object", "2-type", "cloning"] {
+        for kind in [
+            "1-call-site",
+            "2-call-site",
+            "1-object",
+            "2-object",
+            "2-type",
+            "cloning",
+        ] {
             let db = analyze(dir.path(), variant, kind);
             assert_eq!(count(&insensitive), count(&db), "{variant}, {kind}");
         }
@@ -471,7 +558,7 @@ fn an_unknown_context_kind_is_refused_with_the_kinds() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains(
-            "unknown context kind \"3-type\" (insensitive, 1-call-site, 1-object, 2-object, 2-type, cloning)"
+            "unknown context kind \"3-type\" (insensitive, 1-call-site, 2-call-site, 1-object, 2-object, 2-type, cloning)"
         ),
         "{err}"
     );

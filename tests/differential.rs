@@ -782,7 +782,8 @@ fn points_to_on_random_program(
 /// The flow rules of each context kind, run by the BDD engine, give the
 /// naive evaluator's relations exactly; and the projections of every
 /// kind with contexts (vP, IE, hP, reach) lie within the insensitive
-/// ones, and 2-object's within 1-object's. `cloning` numbers the
+/// ones, and each two-level kind's within its one-level kind's
+/// (2-object's within 1-object's, 2-call-site's within 1-call-site's). `cloning` numbers the
 /// insensitive run's call graph, as `refract analyze` does.
 #[test]
 fn points_to_with_and_without_contexts_agrees_with_naive_evaluator() {
@@ -821,14 +822,16 @@ fn points_to_with_and_without_contexts_agrees_with_naive_evaluator() {
                 );
             }
             // A second element of context and a heap context refine
-            // 1-object's contexts: each derivation drops to one there.
-            if *kind == "2-object" {
-                let one = &runs.iter().find(|(k, _)| *k == "1-object").unwrap().1;
+            // the one-level kind's contexts: each derivation drops to
+            // one there.
+            if let Some(first) = kind.strip_prefix("2-").filter(|k| *k != "type") {
+                let one_level = format!("1-{first}");
+                let one = &runs.iter().find(|(k, _)| *k == one_level).unwrap().1;
                 for (k, name) in names[..4].iter().enumerate() {
                     let (one, found) = (one[k].as_ref().unwrap(), found[k].as_ref().unwrap());
                     assert!(
                         found.is_subset(one),
-                        "seed {seed}: 2-object's {name} is not within 1-object's"
+                        "seed {seed}: {kind}'s {name} is not within {one_level}'s"
                     );
                 }
             }
@@ -847,7 +850,14 @@ fn points_to_with_and_without_contexts_agrees_with_naive_evaluator() {
     }
     assert_eq!(
         (narrower.keys().copied()).collect::<Vec<_>>(),
-        ["1-call-site", "1-object", "2-object", "2-type", "cloning"]
+        [
+            "1-call-site",
+            "1-object",
+            "2-call-site",
+            "2-object",
+            "2-type",
+            "cloning"
+        ]
     );
     // A method has a second cloning context only where two acyclic
     // paths reach it, rarer in these graphs than a second call site.

@@ -20,6 +20,11 @@ pub enum Context {
     /// static or not; the heap has no context
     /// (`queries/contexts/1-call-site.dl`).
     OneCallSite,
+    /// Every method runs in the context (call site, the caller's first
+    /// element); an object has the first element of its allocating
+    /// method's context as its heap context
+    /// (`queries/contexts/2-call-site.dl`).
+    TwoCallSite,
     /// A method called on an object runs in the context of the object
     /// and the object's heap context, a static method in its caller's;
     /// an object has the first element of its allocating method's
@@ -37,9 +42,10 @@ pub enum Context {
 
 impl Context {
     /// Every kind, in the order `--help` lists them.
-    pub const ALL: [Context; 6] = [
+    pub const ALL: [Context; 7] = [
         Context::Insensitive,
         Context::OneCallSite,
+        Context::TwoCallSite,
         Context::OneObject,
         Context::TwoObject,
         Context::TwoType,
@@ -52,6 +58,7 @@ impl Context {
             Context::Insensitive => "insensitive",
             Context::OneObject => "1-object",
             Context::OneCallSite => "1-call-site",
+            Context::TwoCallSite => "2-call-site",
             Context::TwoObject => "2-object",
             Context::TwoType => "2-type",
             Context::Cloning => "cloning",
@@ -64,6 +71,7 @@ impl Context {
             Context::Insensitive => ("contexts/insensitive.dl", INSENSITIVE),
             Context::OneObject => ("contexts/1-object.dl", ONE_OBJECT),
             Context::OneCallSite => ("contexts/1-call-site.dl", ONE_CALL_SITE),
+            Context::TwoCallSite => ("contexts/2-call-site.dl", TWO_CALL_SITE),
             Context::TwoObject => ("contexts/2-object.dl", TWO_OBJECT),
             Context::TwoType => ("contexts/2-type.dl", TWO_TYPE),
             Context::Cloning => ("contexts/cloning.dl", CLONING),
@@ -81,6 +89,7 @@ pub const CLONING_GRAPH: (&str, &str) = (
 const INSENSITIVE: &str = include_str!("../../queries/contexts/insensitive.dl");
 const ONE_OBJECT: &str = include_str!("../../queries/contexts/1-object.dl");
 const ONE_CALL_SITE: &str = include_str!("../../queries/contexts/1-call-site.dl");
+const TWO_CALL_SITE: &str = include_str!("../../queries/contexts/2-call-site.dl");
 const TWO_OBJECT: &str = include_str!("../../queries/contexts/2-object.dl");
 const TWO_TYPE: &str = include_str!("../../queries/contexts/2-type.dl");
 const CLONING: &str = include_str!("../../queries/contexts/cloning.dl");

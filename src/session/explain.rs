@@ -605,6 +605,18 @@ impl Node {
             else {
                 return;
             };
+            // A class found by a name: the name is the tuple's own.
+            if let ("classByName", [site, name, target]) = (relation.as_str(), values.as_slice()) {
+                let through = n.flow_of(name);
+                let line = format!(
+                    "{} resolves to class {target}, because the string {name} reaches its argument{through}.",
+                    site_words(site)
+                );
+                if !lines.contains(&line) {
+                    lines.push(line);
+                }
+                return;
+            }
             let [site, target] = values.as_slice() else {
                 return;
             };
