@@ -60,10 +60,16 @@ fn analyze_main(dir: &Path, main: &str, variant: &str, kind: &str) -> String {
 
 /// The targets of the two `draw()` calls in `main`, as `bci target` lines.
 fn draws(db: &str) -> Vec<String> {
+    interface_calls(db, "<Contexts$Shape: java.lang.String draw()>")
+}
+
+/// The targets of `main`'s interface calls of `method`, as sorted
+/// `bci target` lines.
+fn interface_calls(db: &str, method: &str) -> Vec<String> {
     let out = refract(&[
         "query",
         db,
-        r#"d(i, m) :- IE(i, m), Iref(i, "<Contexts$Shape: java.lang.String draw()>")."#,
+        &format!(r#"d(i, m) :- IE(i, m), Iref(i, "{method}")."#),
         "d(i, m)?",
     ]);
     let mut rows: Vec<String> = (out.lines())
@@ -168,8 +174,8 @@ fn one_object_separates_the_calls_of_a_method_on_two_receivers() {
 /// both names at both calls without contexts and under the object and
 /// type kinds (a static method runs in its caller's context, here no
 /// object's). Under
-/// `1-call-site` and `cloning` it runs once per site, and each
-/// `Class.forName` loads its own class.
+/// `1-call-site`, `2-call-site` and `cloning` it runs once per site,
+/// and each `Class.forName` loads its own class.
 #[test]
 fn one_call_site_separates_the_calls_of_a_static_method() {
     let dir = tempfile::tempdir().unwrap();
@@ -303,21 +309,7 @@ fn a_reflective_wrapper_makes_each_caller_its_own_class() {
     let (first, second) = (name("First"), name("Second"));
     for kind in refract::analysis::Context::ALL.map(|c| c.name()) {
         let db = analyze_main(dir.path(), "Wrappers", "points-to", kind);
-        let out = refract(&[
-            "query",
-            &db,
-            r#"d(i, m) :- IE(i, m), Iref(i, "<Wrappers$Named: java.lang.String name()>")."#,
-            "d(i, m)?",
-        ]);
-        let mut rows: Vec<String> = (out.lines())
-            .filter(|l| l.contains("invokeinterface"))
-            .map(|l| {
-                let bci = l.split("main(java.lang.String[])>[").nth(1).unwrap();
-                let bci = bci.split('@').next().unwrap();
-                format!("{bci} {}", l.rsplit('|').next().unwrap().trim())
-            })
-            .collect();
-        rows.sort();
+        let rows = interface_calls(&db, "<Wrappers$Named: java.lang.String name()>");
         let statics_apart = kind.ends_with("-call-site") || kind == "cloning";
         let makers_apart = statics_apart || kind.ends_with("-object");
         let mut expected = Vec::new();
