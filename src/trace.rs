@@ -2,7 +2,9 @@
 //! slow join of an evaluation, the front end's phases, and per-rule
 //! totals. Switched on by `--trace` (any command), or by `REFRACT_TRACE`
 //! in the environment; `--trace-ms MS` (or `REFRACT_TRACE_MS`) sets the
-//! shortest join step printed, 100 ms by default.
+//! shortest join step printed, 100 ms by default. `REFRACT_TRACE_JOBS`
+//! also prints each saturation job as it starts, which names the rule
+//! of a step that never ends.
 
 use crate::datalog::observer::{
     IterationEnd, Observer, RuleTotal, SaturationEnd, StepEnd, StepKind,
@@ -51,6 +53,13 @@ fn settings() -> Settings {
 /// Whether a trace is asked for.
 pub fn enabled() -> bool {
     settings().on
+}
+
+/// Whether each saturation job is printed as it starts
+/// (`REFRACT_TRACE_JOBS`, with a trace on).
+pub fn job_starts() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    enabled() && *ON.get_or_init(|| std::env::var_os("REFRACT_TRACE_JOBS").is_some())
 }
 
 /// The shortest join step the trace prints.

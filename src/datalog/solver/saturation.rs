@@ -231,6 +231,14 @@ impl Solver {
         known: &Known,
     ) -> Result<Bdd> {
         let p = &plans[s.plan];
+        if crate::trace::job_starts() {
+            eprintln!(
+                "[trace]       job starts: delta {} ({}n) in {}",
+                self.prog.relations[p.atoms[s.atom].rel].name,
+                part.size(),
+                self.prog.rules[p.rule].text
+            );
+        }
         let t = Instant::now();
         let delta = self.prepare_atom(&p.atoms[s.atom], part)?;
         if self.steps_wanted {
