@@ -69,7 +69,7 @@ fn errors_exit_1_with_location_and_usage_errors_exit_2() {
 }
 
 /// `--trace` (any command) prints where the time goes on stderr; without
-/// it, nothing is traced.
+/// it, nothing is traced, `REFRACT_TRACE_JOBS` included.
 #[test]
 fn trace_is_a_flag() {
     let dir = tempfile::tempdir().unwrap();
@@ -80,23 +80,36 @@ fn trace_is_a_flag() {
          path(x, y) :- edge(x, y).\npath(x, z) :- path(x, y), edge(y, z).\n",
     )
     .unwrap();
-    let run = |extra: &[&str]| {
-        let r = refract()
-            .arg("run")
+    let run_with = |extra: &[&str], jobs: bool| {
+        let mut cmd = refract();
+        cmd.arg("run")
             .arg("p.dl")
             .args(extra)
             .env_remove("REFRACT_TRACE")
             .env_remove("REFRACT_TRACE_MS")
-            .current_dir(d)
-            .output()
-            .unwrap();
+            .env_remove("REFRACT_TRACE_JOBS")
+            .current_dir(d);
+        if jobs {
+            cmd.env("REFRACT_TRACE_JOBS", "1");
+        }
+        let r = cmd.output().unwrap();
         assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
         String::from_utf8(r.stderr).unwrap()
     };
+    let run = |extra: &[&str]| run_with(extra, false);
     let traced = run(&["--trace", "--trace-ms", "0"]);
     assert!(traced.contains("[trace] stratum path"), "{traced}");
     assert!(traced.contains("[trace] iteration 1 "), "{traced}");
+    assert!(!traced.contains("job starts"), "{traced}");
     assert_eq!(run(&[]), "");
+    // REFRACT_TRACE_JOBS adds each join as it starts, with its rule.
+    let jobs = run_with(&["--trace", "--trace-ms", "0"], true);
+    assert!(
+        jobs.contains("job starts: delta path (")
+            && jobs.contains("in path(x, z) :- path(x, y), edge(y, z)."),
+        "{jobs}"
+    );
+    assert_eq!(run_with(&[], true), "");
 }
 
 /// `refract run --explain-plan` prints each rule's plan and runs nothing:
