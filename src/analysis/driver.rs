@@ -369,17 +369,18 @@ fn prepare(
 /// `--context cloning` numbers (`queries/contexts/cloning-graph.dl`).
 struct CallGraph {
     /// Every call edge: the caller, the call site, the target.
-    calls: Vec<Vec<u64>>,
+    calls: Vec<[u64; 3]>,
     /// The methods reached without a call.
-    entries: Vec<Vec<u64>>,
+    entries: Vec<u64>,
     /// The most paths that end in one method: the size of the context
     /// domain.
     contexts: u64,
 }
 
 /// Solves `text`, the analysis without contexts and the rules of
-/// `cloning-graph.dl`, and numbers the paths of its call graph as
-/// `cloning.dl`'s `number` rule will, to size the context domain.
+/// `cloning-graph.dl`, and counts the paths of its call graph as
+/// `cloning.dl`'s `number` rule will number them, to size the context
+/// domain.
 fn insensitive_call_graph(inputs: &Inputs, text: &str) -> Result<CallGraph, AnalysisError> {
     let (mut solver, _) = prepare(inputs, text, false)?;
     solver.solve()?;
@@ -389,31 +390,22 @@ fn insensitive_call_graph(inputs: &Inputs, text: &str) -> Result<CallGraph, Anal
             None => Vec::new(),
         }
     };
-    let calls = read("cloningCall");
-    let entries = read("cloningEntry");
+    let calls: Vec<[u64; 3]> = (read("cloningCall").iter())
+        .map(|t| [t[0], t[1], t[2]])
+        .collect();
+    let entries: Vec<u64> = read("cloningEntry").iter().map(|t| t[0]).collect();
     drop(solver);
-    // The nodes of `IEc(i, m, c1, c2) :- entryci(m), ciSite(m, i),
-    // IEci(i, m). number`: methods and call sites.
-    let mut nodes: std::collections::HashMap<(bool, u64), usize> = Default::default();
-    let mut node = |site: bool, x: u64| {
-        let n = nodes.len();
-        *nodes.entry((site, x)).or_insert(n)
-    };
-    let roots: Vec<usize> = entries.iter().map(|e| node(false, e[0])).collect();
-    let mut edges = Vec::with_capacity(2 * calls.len());
-    for c in &calls {
-        let (m, i, n) = (node(false, c[0]), node(true, c[1]), node(false, c[2]));
-        edges.push((m, i));
-        edges.push((i, n));
-    }
-    let limit = u128::from(u64::MAX);
-    let numbering = crate::datalog::numbering::PathNumbering::new(nodes.len(), &edges, &roots, limit)
-        .map_err(|count| {
-            AnalysisError::Contexts(format!(
-                "--context cloning: the call graph has {count} paths to one method, more than a context domain of 2^64 holds; use another --context"
-            ))
-        })?;
-    let contexts = u64::try_from(numbering.max_contexts()).unwrap_or(u64::MAX);
+    let contexts = crate::datalog::numbering::call_graph_contexts(
+        &calls,
+        &entries,
+        u128::from(u64::MAX),
+    )
+    .map_err(|count| {
+        AnalysisError::Contexts(format!(
+            "--context cloning: the call graph has {count} paths to one method, more than a context domain of 2^64 holds; use another --context"
+        ))
+    })?;
+    let contexts = u64::try_from(contexts).unwrap_or(u64::MAX);
     if crate::trace::enabled() {
         eprintln!(
             "[trace] cloning: {} call edges, {} entries, at most {contexts} contexts per method",
@@ -432,12 +424,13 @@ impl CallGraph {
     /// Sets cloning's inputs: `IEci` (site, target) and `entryci`.
     fn load_into(&self, solver: &mut Solver) {
         let nv = solver.layout.num_vars();
-        let edges: Vec<[u64; 2]> = self.calls.iter().map(|c| [c[1], c[2]]).collect();
+        let edges: Vec<[u64; 2]> = self.calls.iter().map(|&[_, i, n]| [i, n]).collect();
+        let entries: Vec<[u64; 1]> = self.entries.iter().map(|&m| [m]).collect();
         if let Some(rid) = solver.prog.relation_id("IEci") {
             solver.rels[rid] = relation_from_tuples(nv, &solver.blocks(rid), &edges);
         }
         if let Some(rid) = solver.prog.relation_id("entryci") {
-            solver.rels[rid] = relation_from_tuples(nv, &solver.blocks(rid), &self.entries);
+            solver.rels[rid] = relation_from_tuples(nv, &solver.blocks(rid), &entries);
         }
     }
 }

@@ -126,6 +126,34 @@ impl PathNumbering {
     }
 }
 
+/// The most contexts of any method when the paths of a call graph are
+/// numbered from `entries` along method -> call site -> target, as the
+/// rule `IEc(i, m, c1, c2) :- entry(m), site(m, i), edge(i, m). number`
+/// numbers them: `calls` holds (caller, site, target). A caller that
+/// sizes the rule's context domain before the solve uses this. Fails,
+/// with the count so far, beyond `limit`.
+pub fn call_graph_contexts(
+    calls: &[[u64; 3]],
+    entries: &[u64],
+    limit: u128,
+) -> std::result::Result<u128, u128> {
+    // Methods and call sites are distinct nodes, as the rule's two
+    // variables make them.
+    let mut nodes: HashMap<(bool, u64), usize> = HashMap::new();
+    let mut node = |site: bool, x: u64| {
+        let n = nodes.len();
+        *nodes.entry((site, x)).or_insert(n)
+    };
+    let roots: Vec<usize> = entries.iter().map(|&m| node(false, m)).collect();
+    let mut edges = Vec::with_capacity(2 * calls.len());
+    for &[m, i, n] in calls {
+        let (m, i, n) = (node(false, m), node(true, i), node(false, n));
+        edges.push((m, i));
+        edges.push((i, n));
+    }
+    Ok(PathNumbering::new(nodes.len(), &edges, &roots, limit)?.max_contexts())
+}
+
 /// The strongly connected components of the nodes that `roots` reach:
 /// each node's component (`usize::MAX` when unreached), numbered in
 /// topological order (a component before those it has edges to), and
