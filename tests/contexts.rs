@@ -330,6 +330,45 @@ fn a_reflective_wrapper_makes_each_caller_its_own_class() {
     }
 }
 
+/// Objects that reflection creates carry the heap context of the method
+/// that creates them, and their constructor runs in their own context:
+/// `NewObjects` makes two boxes by `Class.newInstance` (each in its own
+/// factory) and two by `Constructor.newInstance` (each in its own
+/// builder), and fills each with its own item. 2-object and 2-call-site
+/// keep the boxes apart, so each `get()` dispatches to its own item's
+/// `name()`; the other kinds merge them. The label that the box's
+/// constructor stores is found in every kind, and every kind exports the
+/// same reflective targets.
+#[test]
+fn objects_that_reflection_creates_take_the_heap_context_of_their_site() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = |class: &str| format!("<NewObjects${class}: java.lang.String name()>");
+    let (first, second, label) = (name("First"), name("Second"), name("Label"));
+    let targets = format!(
+        "{HEADER}\
+         NewObjects$Builder\tmake\t()LNewObjects$Box;\t6\t62\tClass.getConstructor\tNewObjects$Box.<init>\n\
+         NewObjects$Builder\tmake\t()LNewObjects$Box;\t13\t62\tConstructor.newInstance\tNewObjects$Box.<init>()V\n\
+         NewObjects$Factory\tmake\t()LNewObjects$Box;\t2\t56\tClass.newInstance\tNewObjects$Box\n"
+    );
+    for kind in refract::analysis::Context::ALL.map(|c| c.name()) {
+        let db = analyze_main(dir.path(), "NewObjects", "points-to", kind);
+        let rows = interface_calls(&db, "<NewObjects$Named: java.lang.String name()>");
+        let apart = kind == "2-object" || kind == "2-call-site";
+        let mut expected = vec![format!("77 {label}"), format!("164 {label}")];
+        for (bci, own) in [(51, &first), (64, &second), (136, &first), (150, &second)] {
+            if apart {
+                expected.push(format!("{bci} {own}"));
+            } else {
+                expected.push(format!("{bci} {first}"));
+                expected.push(format!("{bci} {second}"));
+            }
+        }
+        expected.sort();
+        assert_eq!(rows, expected, "{kind}");
+        assert_eq!(refract(&["export", "targets", &db]), targets, "{kind}");
+    }
+}
+
 /// Analyses the fixture `main` (`Containers`, `Factories`: two pairs,
 /// each with a box that holds a class name) under every context kind.
 /// The kinds of `apart` give each of `main`'s two `forName` calls (at

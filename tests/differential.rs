@@ -707,9 +707,20 @@ fn points_to_on_random_program(
             add("returnedCall", vec![i, rng.below(4)]);
         }
     }
+    // Objects that a reflective call creates (reflection.dl's newCall,
+    // newThis and vPnew): at a site, an object that no method's code
+    // allocates, on which a method runs as its constructor, and which
+    // the call returns. Drawn last, as the copies.
+    for _ in 0..2 {
+        add("newAt", vec![rng.below(6), 4 + rng.below(2), rng.below(4)]);
+    }
     let schema = schema_text(&sizes).replace(".map.zst", ".map");
     let pointsto = include_str!("../queries/pointsto.dl");
-    let copies = "copyAt (source:V0, dest:V1) input\nelementCopy(s, d) :- copyAt(s, d).\n";
+    let copies = "copyAt (source:V0, dest:V1) input\nelementCopy(s, d) :- copyAt(s, d).\n\
+                  newAt (invoke:I0, object:H0, constructor:M0) input\n\
+                  newCall(i, o, m) :- newAt(i, o, m).\nIEr(i, m) :- newAt(i, _, m).\n\
+                  newThis(v, o) :- newAt(_, o, m), formal(m, 0, v).\n\
+                  vPnew(v, o) :- newAt(i, o, _), Iret(i, v).\n";
     // `cloning` numbers the paths of the insensitive run's call graph,
     // which `cloning-graph.dl` reads off (as the driver does): its edges
     // and entries become cloning's inputs. The naive evaluator has no
@@ -804,6 +815,7 @@ fn points_to_with_and_without_contexts_agrees_with_naive_evaluator() {
     // type>`, T 4).
     let mut narrower: BTreeMap<&str, usize> = BTreeMap::new();
     let mut contexts: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut created: BTreeMap<&str, usize> = BTreeMap::new();
     let mut copying = 0;
     let (mut lifted_stores, mut lifted_returns) = (0, 0);
     for seed in 0..40 {
@@ -846,6 +858,13 @@ fn points_to_with_and_without_contexts_agrees_with_naive_evaluator() {
             *contexts.entry(kind).or_default() += (found[4].iter().flatten())
                 .filter(|t| t[0] != entry)
                 .count();
+            // Objects that a reflective call creates (4 and 5) in a heap
+            // context of the kinds that have one (cvP's fourth column).
+            if kind.starts_with("2-") {
+                *created.entry(kind).or_default() += (found[4].iter().flatten())
+                    .filter(|t| t[4] >= 4 && t[3] != entry)
+                    .count();
+            }
         }
     }
     assert_eq!(
@@ -865,6 +884,13 @@ fn points_to_with_and_without_contexts_agrees_with_naive_evaluator() {
         let least = if *kind == "cloning" { 20 } else { 40 };
         assert!(*c >= least, "{c} cvP tuples in a context of {kind}");
     }
+    for (kind, c) in &created {
+        assert!(
+            *c >= 20,
+            "{c} cvP tuples of created objects in a heap context of {kind}"
+        );
+    }
+    assert_eq!(created.len(), 3, "{created:?}");
     // A random method returns one of its two formals, and its callers'
     // variables are their own formals: what a call site gets back in its
     // own context is what it passed, which its variable holds already, so

@@ -760,7 +760,7 @@ fn explain_prints_the_derivation_of_a_tuple() {
         cut.stdout,
         format!(
             "reach(\"<r.Upper: void <init>()>\")  [queries/contexts/insensitive.dl:13]\n\
-             \x20 IEr(\"{site}\", \"<r.Upper: void <init>()>\")  [queries/reflection.dl:225]\n\
+             \x20 IEr(\"{site}\", \"<r.Upper: void <init>()>\")  [queries/reflection.dl:227]\n\
              \x20   newInstanceTargets(\"{site}\", \"r.Upper\")  [queries/reflection.dl:187]\n\
              \x20     newInstanceCandidate(\"{site}\", \"r.Upper\")  \
              [not explained within the search's bounds]\n\
