@@ -719,7 +719,6 @@ fn points_to_on_random_program(
     let copies = "copyAt (source:V0, dest:V1) input\nelementCopy(s, d) :- copyAt(s, d).\n\
                   newAt (invoke:I0, object:H0, constructor:M0) input\n\
                   newCall(i, o, m) :- newAt(i, o, m).\nIEr(i, m) :- newAt(i, _, m).\n\
-                  newThis(v, o) :- newAt(_, o, m), formal(m, 0, v).\n\
                   vPnew(v, o) :- newAt(i, o, _), Iret(i, v).\n";
     // `cloning` numbers the paths of the insensitive run's call graph,
     // which `cloning-graph.dl` reads off (as the driver does): its edges
