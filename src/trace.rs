@@ -55,6 +55,13 @@ pub fn enabled() -> bool {
     settings().on
 }
 
+/// With a trace on, prints how long a phase that began at `start` took.
+pub fn phase(what: &str, start: std::time::Instant) {
+    if enabled() {
+        eprintln!("[trace] {what} in {:.3}s", start.elapsed().as_secs_f64());
+    }
+}
+
 /// Whether each saturation job is printed as it starts
 /// (`REFRACT_TRACE_JOBS`, with a trace on).
 pub fn job_starts() -> bool {

@@ -241,7 +241,7 @@ fn analyze_unguarded(
     let dir = staged.path().to_path_buf();
     let t = Instant::now();
     let domains = write_maps_and_schema(&facts.builder, &dir)?;
-    trace_time("maps written", t);
+    crate::trace::phase("maps written", t);
     let schema = std::fs::read_to_string(dir.join("schema.dl"))?;
     let inputs = Inputs {
         facts: &facts,
@@ -503,7 +503,7 @@ fn load_facts(
             Some(dir) => {
                 let t = Instant::now();
                 let written = write_relations(b, dir, &as_tuples);
-                trace_time("unread facts written as tuples", t);
+                crate::trace::phase("unread facts written as tuples", t);
                 written
             }
             None => Ok(Vec::new()),
@@ -635,7 +635,7 @@ fn write_results(
             Ok(())
         })?;
     solver.write_bddinfo(&dir.join("bddinfo"))?;
-    trace_time("results written", t);
+    crate::trace::phase("results written", t);
     Ok(())
 }
 
@@ -735,13 +735,6 @@ pub fn relations_read(prog: &crate::datalog::program::Program) -> HashSet<usize>
 enum Encode<'a> {
     Fact(usize, usize),
     Copy(&'a View, usize),
-}
-
-/// With `--trace`, prints how long a phase took.
-fn trace_time(what: &str, start: Instant) {
-    if crate::trace::enabled() {
-        eprintln!("[trace] {what} in {:.3}s", start.elapsed().as_secs_f64());
-    }
 }
 
 /// Traces the encoding of a fact relation that took a second or more.

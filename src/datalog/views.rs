@@ -6,17 +6,22 @@
 //! selection, `receiverOfI(i, v) :- actual(i, 0, v).`), so that the joins
 //! that read them keep the variable order. Evaluated, each such rule is a
 //! rename that cannot keep the order: for the whole JDK, the copies of
-//! `actual` alone took 14 s. Their tuples are the stored relation's, so
+//! `actual` alone took 14 s. A view may also leave out the rows where a
+//! variable holds a constant (`loadByBase(b, f, v) :- L(b, f, v), b !=
+//! 0.`). Their tuples are the stored relation's, so
 //! [`take_views`] removes such rules from the program, and whoever holds
 //! the stored rows (`refract analyze`'s driver, with the facts in memory)
 //! encodes each view's head from them in the head's own layout.
 
-use super::program::{Literal, Program, RelId, Term};
+use super::ast::CmpOp;
+use super::program::{Literal, Program, RelId, Term, VarId};
 
-/// A rule `H(x1, ..., xn) :- S(t1, ..., tm).` over a stored relation `S`,
-/// whose terms are distinct variables, constants or `_`, and whose head
-/// lists distinct variables of the body: `H` holds the tuples of `S` that
-/// match the constants, projected on the head's variables.
+/// A rule `H(x1, ..., xn) :- S(t1, ..., tm), y1 != c1, ....` over a
+/// stored relation `S`, whose terms are distinct variables, constants or
+/// `_`, whose head lists distinct variables of the body, and whose
+/// comparisons (if any) say that a variable of `S` is not a constant: `H`
+/// holds the tuples of `S` that match the constants and not the excluded
+/// ones, projected on the head's variables.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct View {
     /// The head relation.
@@ -27,6 +32,9 @@ pub struct View {
     pub columns: Vec<usize>,
     /// `(column, value)`: the stored columns that must hold a constant.
     pub filters: Vec<(usize, u64)>,
+    /// `(column, value)`: the stored columns that must not hold a
+    /// constant.
+    pub exclusions: Vec<(usize, u64)>,
 }
 
 impl View {
@@ -34,7 +42,9 @@ impl View {
     pub fn rows(&self, stored_rows: &[u32], arity: usize) -> Vec<u32> {
         let mut out = Vec::new();
         for t in stored_rows.chunks_exact(arity) {
-            if self.filters.iter().all(|&(c, v)| u64::from(t[c]) == v) {
+            if self.filters.iter().all(|&(c, v)| u64::from(t[c]) == v)
+                && self.exclusions.iter().all(|&(c, v)| u64::from(t[c]) != v)
+            {
                 out.extend(self.columns.iter().map(|&c| t[c]));
             }
         }
@@ -54,13 +64,16 @@ pub fn take_views(prog: &mut Program, stored: impl Fn(RelId) -> bool) -> Vec<Vie
         if defining != 1 || options.input || prog.queries.iter().any(|q| q.rule == k) {
             continue;
         }
-        let [Literal::Pos(body)] = rule.body.as_slice() else {
+        let [Literal::Pos(body), comparisons @ ..] = rule.body.as_slice() else {
             continue;
         };
         if !stored(body.rel) {
             continue;
         }
-        if let Some(view) = view_of(&rule.head.args, &body.args, head, body.rel) {
+        let Some(excluded) = exclusions(comparisons) else {
+            continue;
+        };
+        if let Some(view) = view_of(&rule.head.args, &body.args, head, body.rel, &excluded) {
             found.push((k, view));
         }
     }
@@ -75,9 +88,38 @@ pub fn take_views(prog: &mut Program, stored: impl Fn(RelId) -> bool) -> Vec<Vie
     found.into_iter().map(|(_, v)| v).collect()
 }
 
-/// The view that a rule with these head and body terms defines, if it
-/// is one.
-fn view_of(head: &[Term], body: &[Term], rel: RelId, source: RelId) -> Option<View> {
+/// The `(variable, constant)` pairs of comparisons that are all
+/// `variable != constant` (either way round), or `None`.
+fn exclusions(comparisons: &[Literal]) -> Option<Vec<(VarId, u64)>> {
+    comparisons
+        .iter()
+        .map(|l| match l {
+            Literal::Cmp {
+                op: CmpOp::Ne,
+                lhs: Term::Var(v),
+                rhs: Term::Const(x),
+                ..
+            }
+            | Literal::Cmp {
+                op: CmpOp::Ne,
+                lhs: Term::Const(x),
+                rhs: Term::Var(v),
+                ..
+            } => Some((*v, *x)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The view that a rule with these head and body terms and `excluded`
+/// `(variable, constant)` pairs defines, if it is one.
+fn view_of(
+    head: &[Term],
+    body: &[Term],
+    rel: RelId,
+    source: RelId,
+    excluded: &[(VarId, u64)],
+) -> Option<View> {
     let mut filters = Vec::new();
     let mut column_of = Vec::new();
     for (c, t) in body.iter().enumerate() {
@@ -97,11 +139,15 @@ fn view_of(head: &[Term], body: &[Term], rel: RelId, source: RelId) -> Option<Vi
         }
         columns.push(c);
     }
+    let exclusions = (excluded.iter())
+        .map(|&(v, x)| Some((column_of.iter().find(|&&(w, _)| w == v)?.1, x)))
+        .collect::<Option<Vec<_>>>()?;
     Some(View {
         head: rel,
         source,
         columns,
         filters,
+        exclusions,
     })
 }
 
@@ -143,12 +189,14 @@ mod tests {
                     source: actual,
                     columns: vec![0, 1, 2],
                     filters: vec![],
+                    exclusions: vec![],
                 },
                 View {
                     head: prog.relation_id("receiver").unwrap(),
                     source: actual,
                     columns: vec![0, 2],
                     filters: vec![(1, 0)],
+                    exclusions: vec![],
                 },
             ]
         );
@@ -161,9 +209,37 @@ mod tests {
     }
 
     #[test]
+    fn a_view_leaves_out_the_rows_where_a_variable_is_a_constant() {
+        let mut prog = program(
+            "receiver(i, v) :- actual(i, z, v), z != 0, 2 != v.\n\
+             twice(a, b) :- A(a, b), a != b.\n",
+        );
+        let actual = prog.relation_id("actual").unwrap();
+        let a = prog.relation_id("A").unwrap();
+        let views = take_views(&mut prog, |r| r == actual || r == a);
+        assert_eq!(
+            views,
+            vec![View {
+                head: prog.relation_id("receiver").unwrap(),
+                source: actual,
+                columns: vec![0, 2],
+                filters: vec![],
+                exclusions: vec![(1, 0), (2, 2)],
+            }]
+        );
+        // `a != b` compares two variables: the rule stays.
+        assert_eq!(prog.rules.len(), 1);
+        assert_eq!(
+            views[0].rows(&[5, 0, 1, 5, 1, 2, 6, 1, 3, 7, 2, 4], 3),
+            vec![6, 3, 7, 4]
+        );
+    }
+
+    #[test]
     fn rules_that_join_or_compare_stay() {
         let mut prog = program(
             "copy(i, z, v) :- actual(i, z, v), A(v, v).\n\
+             receiver(i, v) :- actual(i, z, v), z < 2.\n\
              twice(a, a) :- A(a, a).\n",
         );
         let (actual, a) = (
@@ -171,6 +247,6 @@ mod tests {
             prog.relation_id("A").unwrap(),
         );
         assert!(take_views(&mut prog, |r| r == actual || r == a).is_empty());
-        assert_eq!(prog.rules.len(), 2);
+        assert_eq!(prog.rules.len(), 3);
     }
 }
