@@ -369,6 +369,59 @@ fn objects_that_reflection_creates_take_the_heap_context_of_their_site() {
     }
 }
 
+/// The heap contexts that `query`'s one-column answer `g` lists, sorted.
+fn heap_contexts(db: &str, rule: &str) -> Vec<String> {
+    let out = refract(&["query", db, rule, "g(x)?"]);
+    let mut rows: Vec<String> = (out.lines().skip(2))
+        .filter(|l| !l.ends_with("tuple") && !l.ends_with("tuples"))
+        .map(|l| l.trim().to_string())
+        .collect();
+    rows.sort();
+    rows
+}
+
+/// A lookup returns a fresh metaobject (the JVM copies a Constructor,
+/// Method or Field object for every lookup), so under the kinds with a
+/// heap context the Constructor object that `NewObjects$Builder.make`
+/// looks up is an allocation of `make`: its heap contexts are the two
+/// builders (2-object), the two calls of `make` (2-call-site), or the
+/// class that allocates the builders (2-type). A Class object is one per
+/// class, as in the JVM: the class that `Wrappers` loads by name has the
+/// heap context of no object in every kind, as the class constants do.
+#[test]
+fn metaobjects_that_a_lookup_returns_take_the_heap_context_of_its_method() {
+    let dir = tempfile::tempdir().unwrap();
+    let main = "<NewObjects: void main(java.lang.String[])>";
+    let ctor = r#"g(x) :- methodObject(k, "<NewObjects$Box: void <init>()>"), cvP(_, _, _, x, k)."#;
+    let class = r#"g(x) :- classObject(c, "Wrappers$First"), cvP(_, _, _, x, c)."#;
+    for (kind, contexts, none) in [
+        (
+            "2-object",
+            vec![
+                format!("{main}[83@L74] new NewObjects$Builder"),
+                format!("{main}[94@L75] new NewObjects$Builder"),
+            ],
+            "<global>",
+        ),
+        (
+            "2-call-site",
+            vec![
+                format!(
+                    "{main}[101@L75] invokevirtual <NewObjects$Builder: NewObjects$Box make()>"
+                ),
+                format!("{main}[90@L74] invokevirtual <NewObjects$Builder: NewObjects$Box make()>"),
+            ],
+            "<no call site>",
+        ),
+        ("2-type", vec!["NewObjects".to_string()], "<no type>"),
+    ] {
+        let db = analyze_main(dir.path(), "NewObjects", "points-to", kind);
+        assert_eq!(heap_contexts(&db, ctor), contexts, "{kind}");
+        let db = analyze_main(dir.path(), "Wrappers", "points-to", kind);
+        assert_eq!(heap_contexts(&db, class), vec![none.to_string()], "{kind}");
+    }
+}
+
 /// Analyses the fixture `main` (`Containers`, `Factories`: two pairs,
 /// each with a box that holds a class name) under every context kind.
 /// The kinds of `apart` give each of `main`'s two `forName` calls (at

@@ -570,7 +570,7 @@ fn points_to_on_random_program(
     let size = |d: &str| -> u64 {
         match d {
             "V" => 12,
-            "H" => 6,
+            "H" => 7,
             "I" => 7,
             "M" => 5,
             "T" => 5,
@@ -714,12 +714,23 @@ fn points_to_on_random_program(
     for _ in 0..2 {
         add("newAt", vec![rng.below(6), 4 + rng.below(2), rng.below(4)]);
     }
+    // A metaobject that a reflective lookup returns (reflection.dl's vPr
+    // of a methodObject; freshObject in pointsto.dl): object 6, a Method
+    // object, held by variables of random methods. Drawn last, as the
+    // copies.
+    add("methodObject", vec![6, rng.below(4)]);
+    add("hT", vec![6, 1 + rng.below(3)]);
+    for _ in 0..2 {
+        let m = rng.below(4);
+        add("lookupAt", vec![var_of(m, rng.below(2)), 6]);
+    }
     let schema = schema_text(&sizes).replace(".map.zst", ".map");
     let pointsto = include_str!("../queries/pointsto.dl");
     let copies = "copyAt (source:V0, dest:V1) input\nelementCopy(s, d) :- copyAt(s, d).\n\
                   newAt (invoke:I0, object:H0, constructor:M0) input\n\
                   newCall(i, o, m) :- newAt(i, o, m).\nIEr(i, m) :- newAt(i, _, m).\n\
-                  vPnew(v, o) :- newAt(i, o, _), Iret(i, v).\n";
+                  vPnew(v, o) :- newAt(i, o, _), Iret(i, v).\n\
+                  lookupAt (variable:V0, heap:H0) input\nvPr(v, h) :- lookupAt(v, h).\n";
     // `cloning` numbers the paths of the insensitive run's call graph,
     // which `cloning-graph.dl` reads off (as the driver does): its edges
     // and entries become cloning's inputs. The naive evaluator has no
@@ -815,6 +826,7 @@ fn points_to_with_and_without_contexts_agrees_with_naive_evaluator() {
     let mut narrower: BTreeMap<&str, usize> = BTreeMap::new();
     let mut contexts: BTreeMap<&str, usize> = BTreeMap::new();
     let mut created: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut fresh: BTreeMap<&str, usize> = BTreeMap::new();
     let mut copying = 0;
     let (mut lifted_stores, mut lifted_returns) = (0, 0);
     for seed in 0..40 {
@@ -861,7 +873,11 @@ fn points_to_with_and_without_contexts_agrees_with_naive_evaluator() {
             // context of the kinds that have one (cvP's fourth column).
             if kind.starts_with("2-") {
                 *created.entry(kind).or_default() += (found[4].iter().flatten())
-                    .filter(|t| t[4] >= 4 && t[3] != entry)
+                    .filter(|t| (4..6).contains(&t[4]) && t[3] != entry)
+                    .count();
+                // The looked-up Method object (6), likewise.
+                *fresh.entry(kind).or_default() += (found[4].iter().flatten())
+                    .filter(|t| t[4] == 6 && t[3] != entry)
                     .count();
             }
         }
@@ -890,6 +906,13 @@ fn points_to_with_and_without_contexts_agrees_with_naive_evaluator() {
         );
     }
     assert_eq!(created.len(), 3, "{created:?}");
+    for (kind, c) in &fresh {
+        assert!(
+            *c >= 20,
+            "{c} cvP tuples of a looked-up metaobject in a heap context of {kind}"
+        );
+    }
+    assert_eq!(fresh.len(), 3, "{fresh:?}");
     // A random method returns one of its two formals, and its callers'
     // variables are their own formals: what a call site gets back in its
     // own context is what it passed, which its variable holds already, so
