@@ -92,8 +92,13 @@ type StepTotal = (String, Duration, u64);
 const TOP_RULES: usize = 12;
 /// How many steps the totals at the end of a solve list.
 const TOP_STEPS: usize = 40;
-/// How many step totals a long solve prints every 25 iterations.
+/// How many step totals a long solve prints every 25 iterations, and
+/// after each long iteration.
 const TOP_STEPS_SO_FAR: usize = 10;
+/// An iteration at least this long is followed by the step totals so far:
+/// a solve that never ends (jython under `infer`) still shows where its
+/// time went.
+const LONG_ITERATION: Duration = Duration::from_secs(60);
 
 impl Observer for TraceObserver {
     fn iteration_ended(&self, it: &IterationEnd) {
@@ -110,7 +115,7 @@ impl Observer for TraceObserver {
             sizes.join(", ")
         );
         // Long runs show where the time goes as they go.
-        if it.iteration.is_multiple_of(25) {
+        if it.iteration.is_multiple_of(25) || it.time >= LONG_ITERATION {
             self.print_steps(TOP_STEPS_SO_FAR);
         }
     }

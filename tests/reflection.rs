@@ -304,8 +304,9 @@ fn a_returned_parameter_reaches_the_call_not_the_return_variable() {
             " <Dispatch$Circle: java.lang.Object self()>            | 0",
             " <Dispatch$Shape: java.lang.Object self()>             | 0",
             " <Lifted: java.lang.String pass(java.lang.String)>     | 0",
+            " <NamePaths: java.lang.Object pass(java.lang.Object)>  | 0",
             " <r.Upper: java.lang.String version(java.lang.String)> | 0",
-            "5 tuples",
+            "6 tuples",
             " m                                                                  | z",
             "--------------------------------------------------------------------+---",
             " <Callbacks$Point: java.lang.Object readResolve()>                  | 0",
@@ -315,8 +316,9 @@ fn a_returned_parameter_reaches_the_call_not_the_return_variable() {
             " <Lifted: java.lang.String pass(java.lang.String)>                  | 0",
             " <Lifted: java.lang.String wrap(java.lang.String)>                  | 0",
             " <Lifted: java.lang.String viaNames(Lifted$Names,java.lang.String)> | 1",
+            " <NamePaths: java.lang.Object pass(java.lang.Object)>               | 0",
             " <r.Upper: java.lang.String version(java.lang.String)>              | 0",
-            "8 tuples",
+            "9 tuples",
             "0 tuples",
             " h",
             "-------------------",
@@ -879,7 +881,7 @@ fn bad_specifications_and_roots_are_reported() {
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
          (classes with a main method: Annotated, Arity, ArrayElements, Assumed, Bundles, Callbacks, \
-         Casts, Computed, Concatenated, ConstantForName, and 41 more)\n"
+         Casts, Computed, Concatenated, ConstantForName, and 42 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),
@@ -1675,6 +1677,45 @@ fn provenance_starts_at_unknown_names_and_goes_through_stores_of_text() {
             format!(" {m}/s@32 | {site}"),
             "2 tuples".to_string(),
         ]
+    );
+}
+
+/// Paths to a name through calls (`NamePaths`): the name read from the
+/// environment comes back out of `pass(Object)`, and the path reaches
+/// `getenv`. The Integer appended to it is on the path (through the
+/// concatenation), but the path does not follow it back into `count`:
+/// only copies into variables that can hold text are followed.
+#[test]
+fn name_paths_follow_calls_only_into_variables_that_can_hold_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("paths.db");
+    let spec = empty_spec(dir.path());
+    analyze("NamePaths", "points-to", &spec, &db);
+    let m = "<NamePaths: void main(java.lang.String[])>";
+    let site = format!(
+        "{m}[24@L23] invokestatic <java.lang.Class: java.lang.Class forName(java.lang.String)>"
+    );
+    let out = query(dir.path(), &db, "leadsToForName(v, _)?\n");
+    let rows: Vec<&str> = out.lines().skip(2).map(str::trim_end).collect();
+    assert_eq!(
+        rows,
+        [
+            " <NamePaths: java.lang.Object pass(java.lang.Object)>/ret".to_string(),
+            format!(" {m}/s@2"),
+            format!(" {m}/s@5"),
+            format!(" {m}/l1@11"),
+            format!(" {m}/l2@16"),
+            format!(" {m}/s@19"),
+            "6 tuples".to_string(),
+        ]
+    );
+    assert_eq!(
+        refract(&["export", "specpoints", &db.display().to_string()]),
+        format!(
+            "source\tsite\tpath\n\
+             {m}[2@L21] invokestatic <java.lang.System: java.lang.String getenv(java.lang.String)>\t\
+             {site}\t{m}/s@2 -> {m}/s@5 -> {m}/l1@11 -> {m}/s@19\n"
+        )
     );
 }
 

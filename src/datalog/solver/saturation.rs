@@ -191,10 +191,14 @@ impl Solver {
             .par_iter()
             .map(|&(pi, atom)| {
                 let a = &plans[pi].atoms[atom];
+                let t = Instant::now();
                 let b = match new.get(&a.rel) {
                     Some(n) => self.prepare_atom(a, n)?.into_owned(),
                     None => mk_false(nv),
                 };
+                if self.steps_wanted {
+                    self.report_other(plans[pi].rule, "prepare new", t.elapsed());
+                }
                 Ok(((pi, atom), b))
             })
             .collect::<Result<_>>()?;
@@ -213,7 +217,12 @@ impl Solver {
             .filter_map(|&(pi, atom)| {
                 let a = &plans[pi].atoms[atom];
                 let r = recent.get(&a.rel).filter(|r| !r.is_false())?;
-                Some(self.prepare_atom(a, r).map(|b| ((pi, atom), b)))
+                let t = Instant::now();
+                let b = self.prepare_atom(a, r);
+                if self.steps_wanted {
+                    self.report_other(plans[pi].rule, "prepare recent", t.elapsed());
+                }
+                Some(b.map(|b| ((pi, atom), b)))
             })
             .collect()
     }
