@@ -251,11 +251,18 @@ fn subtract_from(small: &Bdd, big: &Bdd) -> Bdd {
 
 /// `∃ quantify. a ∧ b`, in one pass.
 pub fn and_exists(a: &Bdd, b: &Bdd, quantify: &VarSet) -> Bdd {
+    and_exists_within(a, b, quantify, usize::MAX).unwrap_or_else(|| mk_false(a.num_vars()))
+}
+
+/// `∃ quantify. a ∧ b`, or `None` as soon as the result under
+/// construction holds more than `cap` nodes (the pass then returns at
+/// once, its remaining calls cut short).
+pub fn and_exists_within(a: &Bdd, b: &Bdd, quantify: &VarSet, cap: usize) -> Option<Bdd> {
     if a.is_false() {
-        return a.clone();
+        return Some(a.clone());
     }
     if b.is_false() {
-        return b.clone();
+        return Some(b.clone());
     }
     // Start from the smaller operand, unless that is `true` (in `exists`).
     let hint = match (a.size(), b.size()) {
@@ -269,9 +276,10 @@ pub fn and_exists(a: &Bdd, b: &Bdd, quantify: &VarSet) -> Bdd {
         out: output(a.num_vars(), hint),
         memo: Memo::new(hint),
         or_memo: Memo::new(hint),
+        cap,
     };
     let root = job.product(a.root_pointer(), b.root_pointer());
-    job.out.finish(root)
+    (job.out.len() <= cap).then(|| job.out.finish(root))
 }
 
 /// `∃ quantify. a ∧ b`: the join of two relations with the columns in
@@ -421,11 +429,14 @@ struct Product<'a> {
     memo: Memo,
     /// Disjunctions of partial results, over `out`'s nodes.
     or_memo: Memo,
+    /// The most nodes `out` may hold; past it every call returns `false`
+    /// and the caller discards the result.
+    cap: usize,
 }
 
 impl Product<'_> {
     fn product(&mut self, x: BddPointer, y: BddPointer) -> BddPointer {
-        if x.is_zero() || y.is_zero() {
+        if x.is_zero() || y.is_zero() || self.out.len() > self.cap {
             return BddPointer::zero();
         }
         if x.is_one() && y.is_one() {
@@ -706,6 +717,35 @@ mod tests {
                     assert!(same(&and_exists(a, b, q), &expected));
                     let expected = q.iter().fold(a.clone(), |f, v| f.var_exists(v));
                     assert!(same(&exists(a, q), &expected));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_bounded_product_gives_the_product_or_declines_past_its_cap() {
+        let (_, fs) = exprs();
+        let qs = quantifier_sets();
+        for a in &fs {
+            for b in &fs {
+                for q in &qs {
+                    let expected = and_exists(a, b, q);
+                    // Without a bound: the same BDD.
+                    let got = and_exists_within(a, b, q, usize::MAX).expect("no bound");
+                    assert!(same(&got, &expected));
+                    assert_eq!(got.size(), expected.size());
+                    // The nodes built (partial disjunctions included) are
+                    // at least the result's: below that it declines.
+                    if expected.size() > 2 {
+                        assert!(and_exists_within(a, b, q, expected.size() - 1).is_none());
+                    }
+                    // Under any bound, the product or nothing.
+                    for cap in [2, 3, 5, 8, 13] {
+                        if let Some(r) = and_exists_within(a, b, q, cap) {
+                            assert!(same(&r, &expected));
+                            assert_eq!(r.size(), expected.size());
+                        }
+                    }
                 }
             }
         }

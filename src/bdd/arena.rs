@@ -76,6 +76,12 @@ impl Arena {
         }
     }
 
+    /// The number of nodes stored, terminals and garbage included.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
     /// Node `p` as it is stored.
     #[inline]
     pub fn node(&self, p: BddPointer) -> BddNode {

@@ -18,9 +18,18 @@ use crate::io::map::NameMap;
 use crate::io::text_file;
 use crate::io::tsv;
 use crate::io::tuples::{self, Field};
+use rayon::prelude::*;
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+
+/// An input relation as read from its file, with the files read.
+struct Input {
+    /// The relation's tuples.
+    bdd: Bdd,
+    /// The data file, and the `bddinfo` beside a JavaBDD dump.
+    files: Vec<PathBuf>,
+}
 
 /// The formats a relation file can have.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,20 +40,34 @@ enum Format {
 }
 
 impl Solver {
-    /// Loads every relation declared `input` or `inputtuples`.
+    /// Loads every relation declared `input` or `inputtuples`. The files
+    /// are read and encoded in parallel, one relation per task: pa's
+    /// seventeen JavaBDD dumps took 0.54 s one after the other.
     pub fn load_inputs(&mut self, facts_dir: Option<&Path>) -> Result<()> {
-        for rel in 0..self.prog.relations.len() {
-            let opts = &self.prog.relations[rel].options;
-            if opts.input || opts.input_tuples {
-                crate::interrupt::catch(|| self.load_input(rel, facts_dir)).map_err(|why| {
-                    let name = &self.prog.relations[rel].name;
-                    let kind = match why {
-                        crate::interrupt::Interrupted::Cancelled => ErrorKind::Cancelled,
-                        _ => ErrorKind::OutOfMemory,
-                    };
-                    Error::new(kind, format!("{why}, while loading the input {name}"))
-                })??;
-            }
+        let inputs: Vec<RelId> = (0..self.prog.relations.len())
+            .filter(|&rel| {
+                let opts = &self.prog.relations[rel].options;
+                opts.input || opts.input_tuples
+            })
+            .collect();
+        let this = &*self;
+        let read: Vec<(RelId, Input)> = inputs
+            .into_par_iter()
+            .map(|rel| {
+                crate::interrupt::catch(|| this.read_input(rel, facts_dir))
+                    .map_err(|why| {
+                        let name = &this.prog.relations[rel].name;
+                        let kind = match why {
+                            crate::interrupt::Interrupted::Cancelled => ErrorKind::Cancelled,
+                            _ => ErrorKind::OutOfMemory,
+                        };
+                        Error::new(kind, format!("{why}, while loading the input {name}"))
+                    })?
+                    .map(|input| (rel, input))
+            })
+            .collect::<Result<_>>()?;
+        for (rel, input) in read {
+            self.add_input(rel, input);
         }
         Ok(())
     }
@@ -52,77 +75,94 @@ impl Solver {
     /// Loads one input relation from `facts_dir` or the base directory
     /// (`R.bdd`, `R.tuples`, `R.tuples.zst` or `R.facts`).
     pub fn load_input(&mut self, rel: RelId, facts_dir: Option<&Path>) -> Result<()> {
-        {
-            let opts = self.prog.relations[rel].options.clone();
-            let name = self.prog.relations[rel].name.clone();
-            let formats: &[(Format, &str)] = if opts.input_tuples && !opts.input {
-                &[
-                    (Format::Tuples, "tuples"),
-                    (Format::Tuples, "tuples.zst"),
-                    (Format::Bdd, "bdd"),
-                    (Format::Facts, "facts"),
-                ]
-            } else {
-                &[
-                    (Format::Bdd, "bdd"),
-                    (Format::Tuples, "tuples"),
-                    (Format::Tuples, "tuples.zst"),
-                    (Format::Facts, "facts"),
-                ]
-            };
-            let mut dirs: Vec<PathBuf> = Vec::new();
-            if let Some(f) = facts_dir {
-                dirs.push(f.to_path_buf());
-            }
-            dirs.push(self.prog.base_dir.clone());
-            let mut tried = Vec::new();
-            let mut found = None;
-            'search: for d in &dirs {
-                // In a facts directory, Soufflé's .facts comes first.
-                let mut order = formats.to_vec();
-                if Some(d.as_path()) == facts_dir {
-                    order.sort_by_key(|(f, _)| *f != Format::Facts);
-                }
-                for (fmt, ext) in order {
-                    let p = d.join(format!("{name}.{ext}"));
-                    if p.is_file() {
-                        found = Some((fmt, p));
-                        break 'search;
-                    }
-                    tried.push(p.display().to_string());
-                }
-            }
-            let Some((fmt, path)) = found else {
-                let loc = self.prog.relations[rel].loc.clone();
-                let msg = format!(
-                    "input relation {name} has no data file (looked for {})",
-                    tried.join(", ")
-                );
-                return Err(match loc {
-                    Some(l) => Error::at(&l, ErrorKind::Io, msg),
-                    None => Error::new(ErrorKind::Io, msg),
-                });
-            };
-            self.inputs_read.push(path.clone());
-            if fmt == Format::Bdd {
-                let info = path.with_file_name("bddinfo");
-                if info.is_file() && !self.inputs_read.contains(&info) {
-                    self.inputs_read.push(info);
-                }
-            }
-            let bdd = match fmt {
-                Format::Bdd => self.read_bdd_file(rel, &path)?,
-                Format::Tuples => self.read_tuples_file(rel, &path)?,
-                Format::Facts => self.read_facts_file(rel, &path)?,
-            };
-            // `or` costs the size of both operands even when one is empty.
-            self.rels[rel] = if self.rels[rel].is_false() {
-                bdd
-            } else {
-                self.rels[rel].or(&bdd)
-            };
-        }
+        let input = self.read_input(rel, facts_dir)?;
+        self.add_input(rel, input);
         Ok(())
+    }
+
+    /// Adds what [`Solver::read_input`] read to the relation, and its
+    /// files to those the run read.
+    fn add_input(&mut self, rel: RelId, input: Input) {
+        for path in input.files {
+            if !self.inputs_read.contains(&path) {
+                self.inputs_read.push(path);
+            }
+        }
+        // `or` costs the size of both operands even when one is empty.
+        self.rels[rel] = if self.rels[rel].is_false() {
+            input.bdd
+        } else {
+            self.rels[rel].or(&input.bdd)
+        };
+    }
+
+    /// Reads one input relation from `facts_dir` or the base directory
+    /// (`R.bdd`, `R.tuples`, `R.tuples.zst` or `R.facts`), with the files
+    /// it read.
+    fn read_input(&self, rel: RelId, facts_dir: Option<&Path>) -> Result<Input> {
+        let opts = &self.prog.relations[rel].options;
+        let name = &self.prog.relations[rel].name;
+        let formats: &[(Format, &str)] = if opts.input_tuples && !opts.input {
+            &[
+                (Format::Tuples, "tuples"),
+                (Format::Tuples, "tuples.zst"),
+                (Format::Bdd, "bdd"),
+                (Format::Facts, "facts"),
+            ]
+        } else {
+            &[
+                (Format::Bdd, "bdd"),
+                (Format::Tuples, "tuples"),
+                (Format::Tuples, "tuples.zst"),
+                (Format::Facts, "facts"),
+            ]
+        };
+        let mut dirs: Vec<PathBuf> = Vec::new();
+        if let Some(f) = facts_dir {
+            dirs.push(f.to_path_buf());
+        }
+        dirs.push(self.prog.base_dir.clone());
+        let mut tried = Vec::new();
+        let mut found = None;
+        'search: for d in &dirs {
+            // In a facts directory, Soufflé's .facts comes first.
+            let mut order = formats.to_vec();
+            if Some(d.as_path()) == facts_dir {
+                order.sort_by_key(|(f, _)| *f != Format::Facts);
+            }
+            for (fmt, ext) in order {
+                let p = d.join(format!("{name}.{ext}"));
+                if p.is_file() {
+                    found = Some((fmt, p));
+                    break 'search;
+                }
+                tried.push(p.display().to_string());
+            }
+        }
+        let Some((fmt, path)) = found else {
+            let loc = self.prog.relations[rel].loc.clone();
+            let msg = format!(
+                "input relation {name} has no data file (looked for {})",
+                tried.join(", ")
+            );
+            return Err(match loc {
+                Some(l) => Error::at(&l, ErrorKind::Io, msg),
+                None => Error::new(ErrorKind::Io, msg),
+            });
+        };
+        let mut files = vec![path.clone()];
+        if fmt == Format::Bdd {
+            let info = path.with_file_name("bddinfo");
+            if info.is_file() {
+                files.push(info);
+            }
+        }
+        let bdd = match fmt {
+            Format::Bdd => self.read_bdd_file(rel, &path)?,
+            Format::Tuples => self.read_tuples_file(rel, &path)?,
+            Format::Facts => self.read_facts_file(rel, &path)?,
+        };
+        Ok(Input { bdd, files })
     }
 
     fn data_error(path: &Path, msg: impl std::fmt::Display) -> Error {
@@ -159,7 +199,14 @@ impl Solver {
             ),
             e => Self::data_error(path, e),
         })?;
-        Ok(bdd.and(&self.full_range(rel)))
+        let range = self.full_range(rel);
+        // Domains of 2^k elements have no values to drop, and `and` with
+        // `true` would still copy every node.
+        Ok(if range.is_true() {
+            bdd
+        } else {
+            bdd.and(&range)
+        })
     }
 
     /// For each BDD variable of a dump of relation `rel` at `path`, the
