@@ -817,7 +817,8 @@ impl Solver {
             let before = if self.steps_wanted { result.size() } else { 0 };
             result = match step {
                 Step::Join { .. } => {
-                    let (r, with_next) = join_step(&result, steps, i, &operand_of)?;
+                    let (r, with_next) =
+                        join_step(&result, steps, i, &operand_of, dynamics.is_empty())?;
                     fused = with_next;
                     r
                 }
@@ -958,19 +959,22 @@ const FIRST_JOIN_FLOOR: usize = 1 << 12;
 /// CPU time, and it changed nothing measurable on pa or on the quick
 /// start's fixture against java.base.
 ///
-/// Where the two joins are a rule's last and both project, the first
-/// runs alone while its result stays small ([`FIRST_JOIN_GROWTH`] times
-/// the result so far, at least [`FIRST_JOIN_FLOOR`] nodes); past that it
-/// stops at once and the pair runs in one pass. A small intermediate is
-/// cheaper to join than to carry through a three-way pass: pa's static
-/// joins took 0.3 s of CPU instead of 0.8 s and its field stores 0.38 s
-/// instead of 0.5 s, and the quick start took 0.95 times the wall time
-/// (`farm-bench`, 3 pairs), with the same results.
+/// In a rule that runs once (`run_once`: no subgoal over its own
+/// stratum), where the two joins are the rule's last and both project,
+/// the first runs alone while its result stays small
+/// ([`FIRST_JOIN_GROWTH`] times the result so far, at least
+/// [`FIRST_JOIN_FLOOR`] nodes); past that it stops at once and the pair
+/// runs in one pass. A small intermediate is cheaper to join than to
+/// carry through a three-way pass: pa's static joins took 0.3 s of CPU
+/// instead of 0.8 s. In the saturating rules the same split was mixed:
+/// pa's field stores took 0.38 s instead of 0.5 s, freetts's 5.9 s
+/// instead of 4.5 s (one traced run each), so they keep the one pass.
 fn join_step<'a>(
     result: &Bdd,
     steps: &[Step],
     i: usize,
     operand_of: &dyn Fn(usize, Source) -> Result<&'a Bdd>,
+    run_once: bool,
 ) -> Result<(Bdd, bool)> {
     let Step::Join {
         factor,
@@ -1013,7 +1017,7 @@ fn join_step<'a>(
         // stay one pass: split there, the load rule took 0.47 s instead
         // of 0.36 s.
         let last_pair = !matches!(steps.get(i + 2), Some(Step::Join { .. }));
-        if projects && last_pair && !quantify.is_empty() {
+        if run_once && projects && last_pair && !quantify.is_empty() {
             let cap = (result.size() * FIRST_JOIN_GROWTH).max(FIRST_JOIN_FLOOR);
             if let Some(r) = bdd::and_exists_within(result, operand, quantify, cap) {
                 return Ok((r, false));
