@@ -251,13 +251,19 @@ fn subtract_from(small: &Bdd, big: &Bdd) -> Bdd {
 
 /// `∃ quantify. a ∧ b`, in one pass.
 pub fn and_exists(a: &Bdd, b: &Bdd, quantify: &VarSet) -> Bdd {
-    and_exists_within(a, b, quantify, usize::MAX).unwrap_or_else(|| mk_false(a.num_vars()))
+    product::<false>(a, b, quantify, usize::MAX).unwrap_or_else(|| mk_false(a.num_vars()))
 }
 
 /// `∃ quantify. a ∧ b`, or `None` as soon as the result under
 /// construction holds more than `cap` nodes (the pass then returns at
 /// once, its remaining calls cut short).
 pub fn and_exists_within(a: &Bdd, b: &Bdd, quantify: &VarSet, cap: usize) -> Option<Bdd> {
+    product::<true>(a, b, quantify, cap)
+}
+
+/// [`and_exists`], bounded by `cap` where `CAPPED` (a constant, so that
+/// the unbounded pass tests nothing).
+fn product<const CAPPED: bool>(a: &Bdd, b: &Bdd, quantify: &VarSet, cap: usize) -> Option<Bdd> {
     if a.is_false() {
         return Some(a.clone());
     }
@@ -269,7 +275,7 @@ pub fn and_exists_within(a: &Bdd, b: &Bdd, quantify: &VarSet, cap: usize) -> Opt
         (2, n) | (n, 2) => n,
         (m, n) => m.min(n),
     };
-    let mut job = Product {
+    let mut job = Product::<CAPPED> {
         a,
         b,
         quantify,
@@ -279,7 +285,7 @@ pub fn and_exists_within(a: &Bdd, b: &Bdd, quantify: &VarSet, cap: usize) -> Opt
         cap,
     };
     let root = job.product(a.root_pointer(), b.root_pointer());
-    (job.out.len() <= cap).then(|| job.out.finish(root))
+    (!CAPPED || job.out.len() <= cap).then(|| job.out.finish(root))
 }
 
 /// `∃ quantify. a ∧ b`: the join of two relations with the columns in
@@ -421,7 +427,7 @@ fn apply(
 }
 
 /// One relational product in progress.
-struct Product<'a> {
+struct Product<'a, const CAPPED: bool> {
     a: &'a Bdd,
     b: &'a Bdd,
     quantify: &'a VarSet,
@@ -429,14 +435,14 @@ struct Product<'a> {
     memo: Memo,
     /// Disjunctions of partial results, over `out`'s nodes.
     or_memo: Memo,
-    /// The most nodes `out` may hold; past it every call returns `false`
-    /// and the caller discards the result.
+    /// Where `CAPPED`, the most nodes `out` may hold; past it every call
+    /// returns `false` and the caller discards the result.
     cap: usize,
 }
 
-impl Product<'_> {
+impl<const CAPPED: bool> Product<'_, CAPPED> {
     fn product(&mut self, x: BddPointer, y: BddPointer) -> BddPointer {
-        if x.is_zero() || y.is_zero() || self.out.len() > self.cap {
+        if x.is_zero() || y.is_zero() || (CAPPED && self.out.len() > self.cap) {
             return BddPointer::zero();
         }
         if x.is_one() && y.is_one() {
