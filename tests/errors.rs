@@ -109,6 +109,21 @@ fn constants_missing_or_out_of_domain() {
 }
 
 #[test]
+fn of_several_missing_inputs_the_first_declared_is_reported() {
+    // The inputs are read in parallel; the report must not depend on
+    // which thread failed first.
+    let body = "Z1(a:V0) input\nZ2(a:V0) input\nZ3(a:V0) input\nZ4(a:V0) input\n";
+    for _ in 0..20 {
+        let (k, m) = err(body);
+        assert_eq!(k, ErrorKind::Io);
+        assert!(
+            m.starts_with("test.dl:5:1: input relation Z1 has no data file"),
+            "{m}"
+        );
+    }
+}
+
+#[test]
 fn missing_input_file() {
     let (k, m) = err("Z(a:V0) input\n");
     assert_eq!(k, ErrorKind::Io);

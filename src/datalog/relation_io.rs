@@ -51,7 +51,9 @@ impl Solver {
             })
             .collect();
         let this = &*self;
-        let read: Vec<(RelId, Input)> = inputs
+        // Every result is kept, so that of several bad files the first
+        // in the program's order is the one reported, as before.
+        let read: Vec<Result<(RelId, Input)>> = inputs
             .into_par_iter()
             .map(|rel| {
                 crate::interrupt::catch(|| this.read_input(rel, facts_dir))
@@ -65,8 +67,9 @@ impl Solver {
                     })?
                     .map(|input| (rel, input))
             })
-            .collect::<Result<_>>()?;
-        for (rel, input) in read {
+            .collect();
+        for r in read {
+            let (rel, input) = r?;
             self.add_input(rel, input);
         }
         Ok(())
