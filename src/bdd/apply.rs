@@ -251,7 +251,7 @@ fn subtract_from(small: &Bdd, big: &Bdd) -> Bdd {
 
 /// `∃ quantify. a ∧ b`, in one pass.
 pub fn and_exists(a: &Bdd, b: &Bdd, quantify: &VarSet) -> Bdd {
-    product::<false>(a, b, quantify, usize::MAX).unwrap_or_else(|| mk_false(a.num_vars()))
+    product::<false>(a, b, quantify, usize::MAX).expect("an unbounded product never declines")
 }
 
 /// `∃ quantify. a ∧ b`, or `None` as soon as the result under

@@ -965,7 +965,10 @@ const FIRST_JOIN_FLOOR: usize = 1 << 12;
 /// ([`FIRST_JOIN_GROWTH`] times the result so far, at least
 /// [`FIRST_JOIN_FLOOR`] nodes); past that it stops at once and the pair
 /// runs in one pass. A small intermediate is cheaper to join than to
-/// carry through a three-way pass: pa's static joins took 0.3 s of CPU
+/// carry through a three-way pass: pa's `A(v1, v2) :- formal(m, z, v1),
+/// IE(i, m), actual(i, z, v2)` takes 0.11 s from `formal ⋈ IE` (44K
+/// nodes) against 0.38 s in one pass, whose disjunctions over `m` carry
+/// `actual`'s variables as well; pa's static joins took 0.3 s of CPU
 /// instead of 0.8 s. In the saturating rules the same split was mixed:
 /// pa's field stores took 0.38 s instead of 0.5 s, freetts's 5.9 s
 /// instead of 4.5 s (one traced run each), so they keep the one pass.
@@ -1005,17 +1008,10 @@ fn join_step<'a>(
         _ => None,
     };
     if let Some((b, both, projects)) = next {
-        // Two joins that both project: the first alone, while its result
-        // stays within a few times the size of what it starts from.
-        // bddbddb's pa builds `A(v1, v2) :- formal(m, z, v1), IE(i, m),
-        // actual(i, z, v2)` in 0.11 s from `formal ⋈ IE` (44K nodes),
-        // against 0.38 s in one pass, whose disjunctions over `m` carry
-        // `actual`'s variables as well. A second join that projects
-        // nothing is a filter, and one pass never builds what it drops.
-        // Where a third join follows (pa's `vP(v2, h2) :- L(v1, f, v2),
-        // vP(v1, h1), hP(h1, f, h2), vPfilter(v2, h2)`), the first two
-        // stay one pass: split there, the load rule took 0.47 s instead
-        // of 0.36 s.
+        // The split of the doc comment. A second join that projects
+        // nothing is a filter, and one pass never builds what it drops;
+        // where a third join follows, the first two stay one pass (split
+        // there, pa's load rule took 0.47 s instead of 0.36 s).
         let last_pair = !matches!(steps.get(i + 2), Some(Step::Join { .. }));
         if run_once && projects && last_pair && !quantify.is_empty() {
             let cap = (result.size() * FIRST_JOIN_GROWTH).max(FIRST_JOIN_FLOOR);
