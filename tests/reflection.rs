@@ -1644,6 +1644,77 @@ fn service_loader_in_java_base_instantiates_the_declared_providers() {
     );
 }
 
+/// The JDK's bodies of the reflective methods that the rules model at
+/// their calls call nothing (`queries/models/api-bodies.dl`): against
+/// java.base, `Method.invoke` and `Class.getMethod` are reached, and the
+/// program's and the JDK's calls of them keep their reflective targets
+/// (EnumMap's and the ServiceLoader's, in the shared analysis), but no
+/// call leaves their bodies. Switched off, `Method.invoke`'s body calls
+/// the access check and `getClass()`.
+#[test]
+fn the_reflective_apis_bodies_give_way_to_their_models_against_java_base() {
+    let dir = tempfile::tempdir().unwrap();
+    let invoke =
+        "<java.lang.reflect.Method: java.lang.Object invoke(java.lang.Object,java.lang.Object[])>";
+    let get_method =
+        "<java.lang.Class: java.lang.reflect.Method getMethod(java.lang.String,java.lang.Class[])>";
+    let from = |db: &Path| {
+        refract(&[
+            "query",
+            &db.display().to_string(),
+            &format!(r#"fromInvoke(i) :- mI("{invoke}", i, _), IE(i, _)."#),
+            &format!(r#"fromGetMethod(i) :- mI("{get_method}", i, _), IE(i, _)."#),
+            &format!(r#"reach("{invoke}")?"#),
+            &format!(r#"reach("{get_method}")?"#),
+            ".count fromInvoke",
+            ".count fromGetMethod",
+        ])
+    };
+    assert_eq!(
+        from(java_base_db()),
+        "yes\nyes\nfromInvoke: 0 tuples\nfromGetMethod: 0 tuples\n"
+    );
+    let targets = refract(&["export", "targets", &java_base_db().display().to_string()]);
+    for site in [
+        "java.lang.Class\tgetEnumConstantsShared\t()[Ljava/lang/Object;\t49\t",
+        "java.util.ServiceLoader$ProviderImpl\tnewInstance\t()Ljava/lang/Object;\t",
+    ] {
+        assert!(targets.contains(site), "{site}: {targets}");
+    }
+    let db = dir.path().join("bodies.db");
+    let jdk = jdk_of(dir.path(), &["java.base"]);
+    let out = Command::new(env!("CARGO_BIN_EXE_refract"))
+        .args(["analyze", &classes(), "--main", "Invoke", "--jdk"])
+        .arg(&jdk)
+        .args([
+            "--reflection",
+            "points-to",
+            "--no-model",
+            "api-bodies",
+            "-q",
+            "-o",
+        ])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let calls = query(
+        dir.path(),
+        &db,
+        &format!("body(i, m) :- mI(\"{invoke}\", i, _), IE(i, m).\nbody(i, m)?\n"),
+    );
+    for callee in [
+        "<java.lang.reflect.AccessibleObject: void checkAccess(java.lang.Class,java.lang.Class,java.lang.Class,int)>",
+        "<java.lang.Object: java.lang.Class getClass()>",
+    ] {
+        assert!(calls.contains(callee), "{callee}: {calls}");
+    }
+}
+
 /// Provenance: a name read by `System.getenv` reaches its `forName`
 /// through a field, and the `getenv` call is that site's specification
 /// point, found through the store of its result, and the chain the

@@ -141,7 +141,11 @@ const INFER: &str = include_str!("../../queries/reflection-infer.dl");
 const MEMBER_ARRAYS: &str = include_str!("../../queries/reflection-member-arrays.dl");
 /// The models of the JDK's reflective APIs beyond the paper's
 /// (`queries/models/`), in every variant that resolves reflection.
-const MODELS: [(&str, &str); 13] = [
+const MODELS: [(&str, &str); 14] = [
+    (
+        "models/api-bodies.dl",
+        include_str!("../../queries/models/api-bodies.dl"),
+    ),
     (
         "models/encapsulation.dl",
         include_str!("../../queries/models/encapsulation.dl"),
@@ -198,10 +202,11 @@ const MODELS: [(&str, &str); 13] = [
 /// The names of the models that `--no-model` switches off: the stems of
 /// the files in `queries/models/` that every variant reads (privileged,
 /// string-of, arraycopy) or that every variant resolving reflection reads.
-pub const MODEL_NAMES: [&str; 16] = [
+pub const MODEL_NAMES: [&str; 17] = [
     "privileged",
     "string-of",
     "arraycopy",
+    "api-bodies",
     "encapsulation",
     "field-accessors",
     "method-util",
