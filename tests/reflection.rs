@@ -1683,25 +1683,21 @@ fn the_reflective_apis_bodies_give_way_to_their_models_against_java_base() {
     }
     let db = dir.path().join("bodies.db");
     let jdk = jdk_of(dir.path(), &["java.base"]);
-    let out = Command::new(env!("CARGO_BIN_EXE_refract"))
-        .args(["analyze", &classes(), "--main", "Invoke", "--jdk"])
-        .arg(&jdk)
-        .args([
-            "--reflection",
-            "points-to",
-            "--no-model",
-            "api-bodies",
-            "-q",
-            "-o",
-        ])
-        .arg(&db)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    refract(&[
+        "analyze",
+        &classes(),
+        "--main",
+        "Invoke",
+        "--jdk",
+        &jdk.display().to_string(),
+        "--reflection",
+        "points-to",
+        "--no-model",
+        "api-bodies",
+        "-q",
+        "-o",
+        &db.display().to_string(),
+    ]);
     let calls = query(
         dir.path(),
         &db,
