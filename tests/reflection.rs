@@ -55,6 +55,7 @@ const IDIOMS: &[&str] = &[
     "StaticInit",
     "Proxies",
     "Handles",
+    "BoundHandles",
     "ServiceFiles",
     "Manifests",
     "Metaobjects",
@@ -594,8 +595,66 @@ fn jvm_callbacks_are_reached_from_what_registers_them() {
     );
 }
 
+/// Beyond lookups of methods: a handle bound to a `Quiet` runs
+/// `Quiet.describe` on it alone (not `Counter.describe`);
+/// `invokeWithArguments` passes the elements of its array and its list
+/// to `make`; a getter's call returns the field's values, a setter's
+/// stores into the objects of its first argument, and a static getter's
+/// reads the static field that `make` wrote.
+#[test]
+fn bound_spread_and_field_handles_reach_their_targets() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bound.db");
+    let spec = empty_spec(dir.path());
+    analyze("BoundHandles", "points-to", &spec, &db);
+    let main = "<BoundHandles: void main(java.lang.String[])>";
+    let out = query(
+        dir.path(),
+        &db,
+        &format!(
+            "vP(\"<BoundHandles$Quiet: java.lang.String describe(java.lang.String)>/this\", h)?\n\
+             reach(\"<BoundHandles$Counter: java.lang.String describe(java.lang.String)>\")?\n\
+             vP(\"<BoundHandles$Counter: BoundHandles$Counter make(java.lang.String)>/p0\", h)?\n\
+             vP(\"{main}/l9@110\", h)?\n\
+             hP(b, \"<BoundHandles$Counter: java.lang.Object tag>\", h)?\n\
+             vP(\"{main}/l12@157\", h)?\n"
+        ),
+    );
+    let quiet = format!(" {main}[21@L42] new BoundHandles$Quiet");
+    let made = " <BoundHandles$Counter: BoundHandles$Counter make(java.lang.String)>[0@L24] new BoundHandles$Counter";
+    let lines: Vec<&str> = out.lines().map(str::trim_end).collect();
+    let strings = [
+        " h",
+        "-------------------",
+        " \"x\"",
+        " <string constant>",
+        "2 tuples",
+    ];
+    let mut want: Vec<String> = vec![
+        " h".into(),
+        "-".repeat(78),
+        quiet,
+        "1 tuple".into(),
+        "no".into(),
+    ];
+    want.extend(strings.iter().map(|l| l.to_string()));
+    want.extend(strings.iter().map(|l| l.to_string()));
+    want.extend([
+        format!(" {:<99} | h", "b"),
+        format!("{}+{}", "-".repeat(101), "-".repeat(84)),
+        format!("{made} | {main}[128@L51] new java.lang.StringBuilder"),
+        "1 tuple".into(),
+        " h".into(),
+        "-".repeat(101),
+        made.to_string(),
+        "1 tuple".into(),
+    ]);
+    assert_eq!(lines, want, "{out}");
+}
+
 /// The runtime-visible annotations of the class files are facts (not the
-/// CLASS-retention `Hidden`); `getAnnotation` on a class and on a method
+/// CLASS-retention `Hidden`; the fixture directory's other classes'
+/// too); `getAnnotation` on a class and on a method
 /// returns the proxy of the annotation type asked for, and the JDK's
 /// parser makes the annotations read and those of their types.
 #[test]
@@ -620,23 +679,33 @@ fn get_annotation_returns_the_proxy_of_the_annotation_the_element_carries() {
     assert_eq!(
         lines,
         [
-            " t                 | a",
-            "-------------------+--------------------------------",
-            " Annotated$Command | java.lang.annotation.Retention",
-            " Annotated$Command | java.lang.annotation.Target",
-            " Annotated$Hello   | Annotated$Plugin",
-            " Annotated$Plugin  | java.lang.annotation.Retention",
-            " Annotated$Plugin  | java.lang.annotation.Target",
-            " Annotated$Hidden  | java.lang.annotation.Retention",
-            " r.Check           | java.lang.annotation.Retention",
-            " r.Check           | java.lang.annotation.Target",
-            "8 tuples",
-            " m                               | a",
-            "---------------------------------+-------------------",
-            " <Annotated$Hello: void greet()> | Annotated$Command",
-            " <r.Suite: void first()>         | r.Check",
-            " <r.Suite: void second()>        | r.Check",
-            "3 tuples",
+            " t                       | a",
+            "-------------------------+--------------------------------",
+            " Annotated$Command       | java.lang.annotation.Retention",
+            " Annotated$Command       | java.lang.annotation.Target",
+            " Annotated$Hello         | Annotated$Plugin",
+            " Annotated$Plugin        | java.lang.annotation.Retention",
+            " Annotated$Plugin        | java.lang.annotation.Target",
+            " Annotated$Hidden        | java.lang.annotation.Retention",
+            " ParamAnnotations$In     | java.lang.annotation.Retention",
+            " ParamAnnotations$In     | java.lang.annotation.Target",
+            " ParamAnnotations$Modes  | java.lang.annotation.Retention",
+            " ParamAnnotations$Modes  | java.lang.annotation.Target",
+            " ParamAnnotations$Out    | java.lang.annotation.Retention",
+            " ParamAnnotations$Out    | java.lang.annotation.Target",
+            " ParamAnnotations$Unread | java.lang.annotation.Retention",
+            " ParamAnnotations$Unread | java.lang.annotation.Target",
+            " ParamAnnotations$Tag    | java.lang.annotation.Retention",
+            " r.Check                 | java.lang.annotation.Retention",
+            " r.Check                 | java.lang.annotation.Target",
+            "17 tuples",
+            " m                                                      | a",
+            "--------------------------------------------------------+------------------------",
+            " <Annotated$Hello: void greet()>                        | Annotated$Command",
+            " <ParamAnnotations$Library: int read(byte[],int,int[])> | ParamAnnotations$Modes",
+            " <r.Suite: void first()>                                | r.Check",
+            " <r.Suite: void second()>                               | r.Check",
+            "4 tuples",
             " a",
             "--------------------------------",
             " Annotated$Command",
@@ -654,6 +723,108 @@ fn get_annotation_returns_the_proxy_of_the_annotation_the_element_carries() {
             "1 tuple",
         ]
     );
+}
+
+/// The annotations of a method's parameters are facts, with the index
+/// of their parameter, and `getParameterAnnotations()` reads them: the
+/// JDK's parser makes those of the method read (not `Unread`, on a
+/// parameter of a method whose annotations nothing reads), with the
+/// annotation types nested in the elements of `Modes` (`Tag`).
+#[test]
+fn parameter_annotations_are_read_with_their_method() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("params.db");
+    let spec = empty_spec(dir.path());
+    analyze("ParamAnnotations", "points-to", &spec, &db);
+    let out = query(
+        dir.path(),
+        &db,
+        "paramAnnotation(m, z, a)?\nparsedAnnotation(a)?\n",
+    );
+    let lines: Vec<&str> = out.lines().map(str::trim_end).collect();
+    assert_eq!(
+        lines,
+        [
+            " m                                                      | z | a",
+            "--------------------------------------------------------+---+-------------------------",
+            " <ParamAnnotations$Library: int read(byte[],int,int[])> | 0 | ParamAnnotations$In",
+            " <ParamAnnotations$Library: int read(byte[],int,int[])> | 2 | ParamAnnotations$In",
+            " <ParamAnnotations$Library: int read(byte[],int,int[])> | 2 | ParamAnnotations$Out",
+            " <ParamAnnotations$Other: void skip(int)>               | 0 | ParamAnnotations$Unread",
+            "4 tuples",
+            " a",
+            "--------------------------------",
+            " java.lang.annotation.Retention",
+            " java.lang.annotation.Target",
+            " ParamAnnotations$In",
+            " ParamAnnotations$Modes",
+            " ParamAnnotations$Out",
+            " ParamAnnotations$Tag",
+            "6 tuples",
+        ]
+    );
+}
+
+/// Against java.base, the JDK's annotation parser makes the proxies of
+/// the annotations that `getParameterAnnotations()` and `getAnnotation`
+/// read, and of `Tag`, nested in `Modes`; it loads their types and the
+/// enum type `Mode` by name, makes `Modes`'s arrays, and looks up
+/// `Mode.values()` for `Enum.valueOf`. Every edge of the fixture's traced
+/// run (`tests/data/traces/ParamAnnotations.tsv`) is found, and `Unread`
+/// is nowhere.
+#[test]
+fn the_annotation_parser_makes_parameter_and_nested_annotations_against_java_base() {
+    let db = java_base_db().display().to_string();
+    let exported = refract(&["export", "targets", &db]);
+    let at = |class: &str, method: &str, api: &str| -> Vec<String> {
+        (exported.lines())
+            .map(|l| l.split('\t').collect::<Vec<_>>())
+            .filter(|c| c[0] == class && c[1] == method && c[5] == api)
+            .filter(|c| c[6].starts_with("ParamAnnotations$"))
+            .map(|c| c[6].to_string())
+            .collect()
+    };
+    let parser = "sun.reflect.annotation.AnnotationParser";
+    assert_eq!(
+        at(&format!("{parser}$1"), "run", "Proxy.newProxyInstance"),
+        [
+            "ParamAnnotations$In",
+            "ParamAnnotations$Modes",
+            "ParamAnnotations$Out",
+            "ParamAnnotations$Tag"
+        ]
+    );
+    assert_eq!(
+        at(
+            "sun.reflect.generics.factory.CoreReflectionFactory",
+            "makeNamedType",
+            "Class.forName"
+        ),
+        [
+            "ParamAnnotations$In",
+            "ParamAnnotations$Mode",
+            "ParamAnnotations$Modes",
+            "ParamAnnotations$Out",
+            "ParamAnnotations$Tag"
+        ]
+    );
+    assert!(
+        at(parser, "parseEnumArray", "Array.newInstance").contains(&"ParamAnnotations$Mode".into())
+    );
+    assert!(at(parser, "parseAnnotationArray", "Array.newInstance")
+        .contains(&"ParamAnnotations$Tag".into()));
+    assert!(at(
+        "java.lang.Class",
+        "getEnumConstantsShared",
+        "Class.getMethod"
+    )
+    .contains(&"ParamAnnotations$Mode.values".into()));
+    assert!(!exported.contains("Unread"), "{exported}");
+    let trace = root().join("tests/data/traces/ParamAnnotations.tsv");
+    let check = refract(&["check", &db, &trace.display().to_string()]);
+    let missed = check.split("missed edges").nth(1).unwrap_or("");
+    assert!(!missed.contains("ParamAnnotations"), "{check}");
+    assert!(!missed.contains("AnnotationParser"), "{check}");
 }
 
 /// A lambda made by `altMetafactory` with a marker interface and
@@ -880,8 +1051,8 @@ fn bad_specifications_and_roots_are_reported() {
     assert_eq!(
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
-         (classes with a main method: Annotated, Arity, ArrayElements, Assumed, Bundles, Callbacks, \
-         Casts, Computed, Concatenated, ConstantForName, and 42 more)\n"
+         (classes with a main method: Annotated, Arity, ArrayElements, Assumed, BoundHandles, Bundles, \
+         Callbacks, Casts, Computed, Concatenated, and 44 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),
@@ -935,6 +1106,7 @@ const JAVA_BASE_GROUP: &[&str] = &[
     "Services",
     "Bundles",
     "Trampolined",
+    "ParamAnnotations",
 ];
 
 /// The database of `JAVA_BASE_GROUP` (the fixture sets `reflection` and

@@ -255,11 +255,7 @@ impl<'a> SiteIndex<'a> {
                     site: s,
                     label,
                     reachable,
-                    targets: s
-                        .targets
-                        .iter()
-                        .map(|&t| target_text(db, s.api, t))
-                        .collect(),
+                    targets: s.targets.iter().map(|&t| target_text(db, t)).collect(),
                 });
             }
         }

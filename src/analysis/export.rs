@@ -53,7 +53,7 @@ pub fn targets_tsv(db: &Database, r: &Results) -> Vec<String> {
                 s.bci,
                 s.line,
                 s.api,
-                target_text(db, s.api, *t),
+                target_text(db, *t),
             ));
         }
     }
@@ -104,7 +104,7 @@ pub fn targets_spec(db: &Database, r: &Results) -> Vec<String> {
                     s.bci,
                     source_file(&sig.class),
                     s.line,
-                    target_text(db, s.api, *t)
+                    target_text(db, *t)
                 ),
             ));
         }

@@ -53,12 +53,22 @@ const ROWS: &[(&str, &[&str])] = &[
             "MethodHandles.Lookup.unreflect",
             "MethodHandles.Lookup.unreflectSpecial",
             "MethodHandles.Lookup.unreflectConstructor",
+            "MethodHandles.Lookup.findGetter",
+            "MethodHandles.Lookup.findSetter",
+            "MethodHandles.Lookup.findStaticGetter",
+            "MethodHandles.Lookup.findStaticSetter",
+            "MethodHandles.Lookup.unreflectGetter",
+            "MethodHandles.Lookup.unreflectSetter",
             "MethodHandles.Lookup.findClass",
         ],
     ),
     (
         "MethodHandle.invoke*",
-        &["MethodHandle.invoke", "MethodHandle.invokeExact"],
+        &[
+            "MethodHandle.invoke",
+            "MethodHandle.invokeExact",
+            "MethodHandle.invokeWithArguments",
+        ],
     ),
 ];
 

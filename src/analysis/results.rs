@@ -10,7 +10,9 @@ use std::collections::{BTreeMap, BTreeSet};
 /// site's targets and the target's domain. A relation of two attributes
 /// holds (site, target); one of three, (site, receiver class, target),
 /// for lookups by name, whose target is written on the class the lookup
-/// was made on (`Receiver.name`, as reftrace writes it).
+/// was made on (`Receiver.name`, as reftrace writes it). An API may have
+/// several rows: a site's targets are those of all its relations (a
+/// method handle's call runs a method or accesses a field).
 pub const APIS: &[(&str, &str, &str)] = &[
     ("Class.forName", "classObjects", "T"),
     ("ClassLoader.loadClass", "classObjects", "T"),
@@ -45,18 +47,54 @@ pub const APIS: &[(&str, &str, &str)] = &[
         "handleLookup",
         "M",
     ),
+    (
+        "MethodHandles.Lookup.findGetter",
+        "handleFieldLookupAt",
+        "F",
+    ),
+    (
+        "MethodHandles.Lookup.findSetter",
+        "handleFieldLookupAt",
+        "F",
+    ),
+    (
+        "MethodHandles.Lookup.findStaticGetter",
+        "handleFieldLookupAt",
+        "F",
+    ),
+    (
+        "MethodHandles.Lookup.findStaticSetter",
+        "handleFieldLookupAt",
+        "F",
+    ),
+    (
+        "MethodHandles.Lookup.unreflectGetter",
+        "handleFieldLookup",
+        "F",
+    ),
+    (
+        "MethodHandles.Lookup.unreflectSetter",
+        "handleFieldLookup",
+        "F",
+    ),
     ("MethodHandle.invoke", "handleCall", "M"),
+    ("MethodHandle.invoke", "handleFieldCall", "F"),
     ("MethodHandle.invokeExact", "handleCall", "M"),
+    ("MethodHandle.invokeExact", "handleFieldCall", "F"),
+    ("MethodHandle.invokeWithArguments", "handleCall", "M"),
 ];
 
 /// One resolved target of a site: an element of the API's target domain
 /// and, for a lookup by name, the class it was looked up on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Target {
-    /// Element of the target domain (`APIS`' third column).
+    /// Element of the target domain.
     pub element: u64,
     /// The receiver's class (`T` element) of a lookup by name.
     pub receiver: Option<u64>,
+    /// The target domain (`APIS`' third column for the relation that
+    /// held it).
+    pub domain: &'static str,
 }
 
 /// How well a site is resolved (the columns of the paper's Fig. 6).
@@ -184,8 +222,11 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
             unreachable.push(bare(label));
             continue;
         }
-        let rel = APIS.iter().find(|a| a.0 == label).map_or("", |a| a.1);
-        let mut ts = targets.get(&(rel, i)).cloned().unwrap_or_default();
+        let mut ts: Vec<Target> = APIS
+            .iter()
+            .filter(|a| a.0 == label)
+            .flat_map(|a| targets.get(&(a.1, i)).cloned().unwrap_or_default())
+            .collect();
         ts.sort_unstable();
         ts.dedup();
         let resolution = if ts.is_empty() {
@@ -275,17 +316,19 @@ fn targets_by_site(
 ) -> Result<BTreeMap<(&'static str, u64), Vec<Target>>, DatabaseError> {
     let mut targets: BTreeMap<(&'static str, u64), Vec<Target>> = BTreeMap::new();
     let mut seen_rel = BTreeSet::new();
-    for &(_, rel, _) in APIS {
+    for &(_, rel, domain) in APIS {
         if seen_rel.insert(rel) {
             for t in db.tuples_if_present(rel)? {
                 let target = match t[..] {
                     [_, r, e] => Target {
                         element: e,
                         receiver: Some(r),
+                        domain,
                     },
                     _ => Target {
                         element: t[1],
                         receiver: None,
+                        domain,
                     },
                 };
                 targets.entry((rel, t[0])).or_default().push(target);
@@ -302,6 +345,7 @@ fn targets_by_site(
             .push(Target {
                 element: t[1],
                 receiver: None,
+                domain: "T",
             });
     }
     Ok(targets)
@@ -383,8 +427,8 @@ pub fn method_text(signature: String) -> String {
 /// A target as the export prints it: a binary class name, a method as
 /// `Decl.name(desc)ret`, or a field as `Decl.field`; a lookup by name as
 /// `Receiver.name` (`Receiver.<init>` for a constructor).
-pub fn target_text(db: &Database, api: &str, target: Target) -> String {
-    let domain = APIS.iter().find(|a| a.0 == api).map_or("T", |a| a.2);
+pub fn target_text(db: &Database, target: Target) -> String {
+    let domain = target.domain;
     let name = db.name(domain, target.element);
     if let Some(r) = target.receiver {
         let member = match domain {

@@ -249,6 +249,10 @@ pub struct MethodDecl {
     pub code: Option<Code>,
     /// The types of its runtime-visible annotations (binary names).
     pub annotations: Vec<String>,
+    /// The types of its parameters' runtime-visible annotations (binary
+    /// names), each with its parameter's index as the class file numbers
+    /// them (`RuntimeVisibleParameterAnnotations`).
+    pub parameter_annotations: Vec<(u8, String)>,
 }
 
 /// A declared field.
@@ -432,6 +436,18 @@ pub fn read_class(bytes: &[u8]) -> Result<ClassInfo, ClassError> {
                 .method_annotations
                 .get(k)
                 .map_or_else(Vec::new, |a| annotation_names(a)),
+            parameter_annotations: extracted.parameter_annotations.get(k).map_or_else(
+                Vec::new,
+                |a| {
+                    a.iter()
+                        .filter_map(|(p, d)| {
+                            annotation_names(std::slice::from_ref(d))
+                                .pop()
+                                .map(|n| (*p, n))
+                        })
+                        .collect()
+                },
+            ),
         });
     }
     let module = match &module {

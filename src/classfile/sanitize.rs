@@ -12,9 +12,10 @@
 //!
 //! Kept: `Code` (with only its `LineNumberTable`), `SourceFile`,
 //! `BootstrapMethods`, `ConstantValue` and `Exceptions`. The body of
-//! module-info's `Module` attribute and the types of the
-//! `RuntimeVisibleAnnotations` of the class and its members are handed
-//! back beside the copy (see [`sanitize_keeping_module`]).
+//! module-info's `Module` attribute, the types of the
+//! `RuntimeVisibleAnnotations` of the class and its members, and those of
+//! the methods' `RuntimeVisibleParameterAnnotations` are handed back
+//! beside the copy (see [`sanitize_keeping_module`]).
 
 use std::fmt;
 
@@ -103,6 +104,10 @@ pub struct Extracted {
     pub field_annotations: Vec<Vec<String>>,
     /// Those of each method, in declaration order.
     pub method_annotations: Vec<Vec<String>>,
+    /// Those of each method's parameters, in declaration order: the
+    /// parameter's index as `RuntimeVisibleParameterAnnotations` numbers
+    /// it (JVMS §4.7.18), and the type descriptor.
+    pub parameter_annotations: Vec<Vec<(u8, String)>>,
 }
 
 /// What one attribute list yields besides the attributes kept.
@@ -110,6 +115,7 @@ pub struct Extracted {
 struct Found {
     module: Option<Vec<u8>>,
     annotations: Vec<String>,
+    parameter_annotations: Vec<(u8, String)>,
 }
 
 /// [`sanitize`], and what the dropped attributes say that the front end
@@ -172,7 +178,12 @@ pub fn sanitize_keeping_module(data: &[u8]) -> Result<(Vec<u8>, Extracted), Stru
             attributes(&mut r, &utf8, owner, &mut out, &mut found)?;
             match owner {
                 Owner::Field => extracted.field_annotations.push(found.annotations),
-                _ => extracted.method_annotations.push(found.annotations),
+                _ => {
+                    extracted.method_annotations.push(found.annotations);
+                    extracted
+                        .parameter_annotations
+                        .push(found.parameter_annotations);
+                }
             }
         }
     }
@@ -198,22 +209,53 @@ pub fn sanitize_keeping_module(data: &[u8]) -> Result<(Vec<u8>, Extracted), Stru
 fn annotation_types(body: &[u8], utf8: &[Option<&[u8]>]) -> Vec<String> {
     let mut r = Reader { data: body, pos: 0 };
     let mut types = Vec::new();
-    let read = (|| -> Result<(), StructureError> {
-        let n = r.u16()?;
-        for _ in 0..n {
-            let t = r.u16()?;
-            if let Some(Some(d)) = utf8.get(t as usize) {
-                types.push(String::from_utf8_lossy(d).into_owned());
-            }
-            skip_element_pairs(&mut r)?;
-        }
-        Ok(())
-    })();
+    let read = read_annotations(&mut r, utf8, &mut types);
     if read.is_ok() && r.pos == body.len() {
         types
     } else {
         Vec::new()
     }
+}
+
+/// The parameters' annotation types of a
+/// `RuntimeVisibleParameterAnnotations` body (JVMS §4.7.18), each with
+/// the index of its parameter as the attribute numbers them. Malformed,
+/// it yields none, as [`annotation_types`] does.
+fn parameter_annotation_types(body: &[u8], utf8: &[Option<&[u8]>]) -> Vec<(u8, String)> {
+    let mut r = Reader { data: body, pos: 0 };
+    let mut found = Vec::new();
+    let read = (|| -> Result<(), StructureError> {
+        let parameters = r.u8()?;
+        for p in 0..parameters {
+            let mut types = Vec::new();
+            read_annotations(&mut r, utf8, &mut types)?;
+            found.extend(types.into_iter().map(|t| (p, t)));
+        }
+        Ok(())
+    })();
+    if read.is_ok() && r.pos == body.len() {
+        found
+    } else {
+        Vec::new()
+    }
+}
+
+/// Reads one counted list of annotations, pushing their type descriptors
+/// to `types` and skipping their element values.
+fn read_annotations(
+    r: &mut Reader<'_>,
+    utf8: &[Option<&[u8]>],
+    types: &mut Vec<String>,
+) -> Result<(), StructureError> {
+    let n = r.u16()?;
+    for _ in 0..n {
+        let t = r.u16()?;
+        if let Some(Some(d)) = utf8.get(t as usize) {
+            types.push(String::from_utf8_lossy(d).into_owned());
+        }
+        skip_element_pairs(r)?;
+    }
+    Ok(())
 }
 
 /// Skips the element-value pairs of one annotation, after its type index.
@@ -255,7 +297,8 @@ fn skip_element_pairs(r: &mut Reader<'_>) -> Result<(), StructureError> {
 
 /// Copies the attributes of one list that [`keep`] keeps into `out`;
 /// the body of a `Module` attribute and the types of runtime-visible
-/// annotations go to `found`.
+/// annotations (of the element, and of a method's parameters) go to
+/// `found`.
 fn attributes(
     r: &mut Reader<'_>,
     utf8: &[Option<&[u8]>],
@@ -286,6 +329,11 @@ fn attributes(
         }
         if owner != Owner::Code && name == b"RuntimeVisibleAnnotations" {
             found.annotations.extend(annotation_types(body, utf8));
+        }
+        if owner == Owner::Method && name == b"RuntimeVisibleParameterAnnotations" {
+            found
+                .parameter_annotations
+                .extend(parameter_annotation_types(body, utf8));
         }
         if !keep(owner, name) {
             continue;
@@ -374,5 +422,27 @@ mod tests {
         let mut trailing = b;
         trailing.push(0);
         assert!(annotation_types(&trailing, &utf8).is_empty());
+    }
+
+    /// Two parameters: the first with `@p.A(...)` (the nested body above)
+    /// and `@p.B`, the second with none; a third, declared, is cut short.
+    #[test]
+    fn parameter_annotations_carry_their_parameter_index() {
+        let (b, utf8) = body();
+        let mut p = vec![2];
+        p.extend_from_slice(&b);
+        p.extend([0, 0]);
+        assert_eq!(
+            parameter_annotation_types(&p, &utf8),
+            [(0, "Lp/A;".to_string()), (0, "Lp/B;".to_string())]
+        );
+        let mut two = vec![2, 0, 0];
+        two.extend_from_slice(&b);
+        assert_eq!(
+            parameter_annotation_types(&two, &utf8),
+            [(1, "Lp/A;".to_string()), (1, "Lp/B;".to_string())]
+        );
+        p[0] = 3;
+        assert!(parameter_annotation_types(&p, &utf8).is_empty());
     }
 }

@@ -472,6 +472,15 @@ impl FactsBuilder {
         let rt = self.types.intern(&desc.ret);
         self.add(R::MethodRet, &[id, rt]);
         self.add_parameters(id, &desc.params);
+        // Only the parameters the descriptor declares (the attribute may
+        // number fewer, never more, for a well-formed class).
+        let arity = desc.params.len().min(MAX_PARAMETERS as usize);
+        for (z, a) in &m.parameter_annotations {
+            if (*z as usize) < arity {
+                let at = self.types.intern(a);
+                self.add(R::ParamAnnotation, &[id, u32::from(*z), at]);
+            }
+        }
         self.modifiers_of(R::MethodModifier, id, m.access, false, false);
         if !is_library {
             self.add_application_method(id);
@@ -1736,7 +1745,9 @@ impl FactsBuilder {
             .collect();
         let handle_lookups: Vec<u32> = api::HANDLE_LOOKUPS
             .iter()
-            .filter_map(|x| self.methods.get(x.1))
+            .map(|x| x.1)
+            .chain([api::HANDLE_BIND_TO])
+            .filter_map(|x| self.methods.get(x))
             .collect();
         for i in 0..self.sites.len() as u32 {
             let target = self.sites[i as usize].target;

@@ -287,6 +287,30 @@ pub const HANDLE_LOOKUPS: &[(&str, &str)] = &[
     ("MethodHandles.Lookup.unreflect", "<java.lang.invoke.MethodHandles$Lookup: java.lang.invoke.MethodHandle unreflect(java.lang.reflect.Method)>"),
     ("MethodHandles.Lookup.unreflectSpecial", "<java.lang.invoke.MethodHandles$Lookup: java.lang.invoke.MethodHandle unreflectSpecial(java.lang.reflect.Method,java.lang.Class)>"),
     ("MethodHandles.Lookup.unreflectConstructor", "<java.lang.invoke.MethodHandles$Lookup: java.lang.invoke.MethodHandle unreflectConstructor(java.lang.reflect.Constructor)>"),
+    ("MethodHandles.Lookup.findGetter", "<java.lang.invoke.MethodHandles$Lookup: java.lang.invoke.MethodHandle findGetter(java.lang.Class,java.lang.String,java.lang.Class)>"),
+    ("MethodHandles.Lookup.findSetter", "<java.lang.invoke.MethodHandles$Lookup: java.lang.invoke.MethodHandle findSetter(java.lang.Class,java.lang.String,java.lang.Class)>"),
+    ("MethodHandles.Lookup.findStaticGetter", "<java.lang.invoke.MethodHandles$Lookup: java.lang.invoke.MethodHandle findStaticGetter(java.lang.Class,java.lang.String,java.lang.Class)>"),
+    ("MethodHandles.Lookup.findStaticSetter", "<java.lang.invoke.MethodHandles$Lookup: java.lang.invoke.MethodHandle findStaticSetter(java.lang.Class,java.lang.String,java.lang.Class)>"),
+    ("MethodHandles.Lookup.unreflectGetter", "<java.lang.invoke.MethodHandles$Lookup: java.lang.invoke.MethodHandle unreflectGetter(java.lang.reflect.Field)>"),
+    ("MethodHandles.Lookup.unreflectSetter", "<java.lang.invoke.MethodHandles$Lookup: java.lang.invoke.MethodHandle unreflectSetter(java.lang.reflect.Field)>"),
+];
+/// `MethodHandle.bindTo(Object)`: a new handle whose target receives the
+/// argument first. Each call site's handle is an object of its own
+/// (`handleObject`, as a lookup's).
+pub const HANDLE_BIND_TO: &str =
+    "<java.lang.invoke.MethodHandle: java.lang.invoke.MethodHandle bindTo(java.lang.Object)>";
+/// `MethodHandle.invokeWithArguments`, with its label: a call of the
+/// handle's target with the elements of an array or a list as its
+/// arguments (not signature-polymorphic).
+pub const HANDLE_WITH_ARGUMENTS: &[(&str, &str)] = &[
+    (
+        "MethodHandle.invokeWithArguments",
+        "<java.lang.invoke.MethodHandle: java.lang.Object invokeWithArguments(java.lang.Object[])>",
+    ),
+    (
+        "MethodHandle.invokeWithArguments",
+        "<java.lang.invoke.MethodHandle: java.lang.Object invokeWithArguments(java.util.List)>",
+    ),
 ];
 /// The signature-polymorphic invokers of `java.lang.invoke.MethodHandle`,
 /// with their labels, as the JVM resolves any call of them (JVMS 2.9.3):
@@ -302,8 +326,8 @@ pub const HANDLE_INVOKES: &[(&str, &str)] = &[
         "<java.lang.invoke.MethodHandle: java.lang.Object invokeExact(java.lang.Object[])>",
     ),
 ];
-/// The calls that read the runtime-visible annotations of a class or a
-/// member (see `queries/models/annotations.dl`).
+/// The calls that read the runtime-visible annotations of a class, a
+/// member or a method's parameters (see `queries/models/annotations.dl`).
 pub const ANNOTATION_READS: &[&str] = &[
     "<java.lang.Class: java.lang.annotation.Annotation getAnnotation(java.lang.Class)>",
     "<java.lang.Class: java.lang.annotation.Annotation getDeclaredAnnotation(java.lang.Class)>",
@@ -313,6 +337,11 @@ pub const ANNOTATION_READS: &[&str] = &[
     "<java.lang.reflect.Method: java.lang.annotation.Annotation getAnnotation(java.lang.Class)>",
     "<java.lang.reflect.Constructor: java.lang.annotation.Annotation getAnnotation(java.lang.Class)>",
     "<java.lang.reflect.Executable: java.lang.annotation.Annotation[] getDeclaredAnnotations()>",
+    "<java.lang.reflect.Method: java.lang.annotation.Annotation[] getDeclaredAnnotations()>",
+    "<java.lang.reflect.Constructor: java.lang.annotation.Annotation[] getDeclaredAnnotations()>",
+    "<java.lang.reflect.Method: java.lang.annotation.Annotation[][] getParameterAnnotations()>",
+    "<java.lang.reflect.Constructor: java.lang.annotation.Annotation[][] getParameterAnnotations()>",
+    "<java.lang.reflect.Executable: java.lang.annotation.Annotation[][] getParameterAnnotations()>",
     "<java.lang.reflect.Field: java.lang.annotation.Annotation getAnnotation(java.lang.Class)>",
     "<java.lang.reflect.Field: java.lang.annotation.Annotation[] getDeclaredAnnotations()>",
     "<java.lang.reflect.AccessibleObject: boolean isAnnotationPresent(java.lang.Class)>",
@@ -483,6 +512,7 @@ fn labelled() -> impl Iterator<Item = (&'static str, &'static str)> {
         .chain(LABELS.iter().copied())
         .chain(HANDLE_LOOKUPS.iter().copied())
         .chain(HANDLE_INVOKES.iter().copied())
+        .chain(HANDLE_WITH_ARGUMENTS.iter().copied())
 }
 
 /// The API label of a reported reflective method.
@@ -530,7 +560,9 @@ pub fn all_signatures() -> Vec<&'static str> {
     v.push(PROXY_NEW_INSTANCE);
     v.extend(HANDLE_LOOKUPS.iter().map(|x| x.1));
     v.extend(HANDLE_INVOKES.iter().map(|x| x.1));
+    v.extend(HANDLE_WITH_ARGUMENTS.iter().map(|x| x.1));
     v.push(HANDLE_AS_TYPE);
+    v.push(HANDLE_BIND_TO);
     v.extend(ANNOTATION_READS);
     v.extend(CLASS_MODELS);
     v.extend(METAOBJECT_CLASSES.iter().map(|x| x.0));
@@ -630,6 +662,7 @@ mod tests {
                     || STRING_SOURCES.contains(&sig)
                     || CLASS_MODELS.contains(&sig)
                     || sig == HANDLE_AS_TYPE
+                    || sig == HANDLE_BIND_TO
                     || ANNOTATION_READS.contains(&sig)
                     || definition_label(sig).is_some()
                     || METAOBJECT_CLASSES.iter().any(|x| x.0 == sig)

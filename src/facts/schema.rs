@@ -294,13 +294,16 @@ relations! {
         "the Object[] in which a call on the proxy of an interface passes its arguments to the handler";
     HandleObject => "handleObject",
         [("invoke", "I"), ("heap", "H")],
-        "the MethodHandle a MethodHandles.Lookup find*/unreflect* call returns";
+        "the MethodHandle a MethodHandles.Lookup find*/unreflect* call, or a bindTo call, returns";
     ClassAnnotation => "classAnnotation",
         [("type", "T"), ("annotation", "T")],
         "the class carries a runtime-visible annotation of that type";
     MethodAnnotation => "methodAnnotation",
         [("method", "M"), ("annotation", "T")],
         "the method carries a runtime-visible annotation of that type";
+    ParamAnnotation => "paramAnnotation",
+        [("method", "M"), ("num", "Z"), ("annotation", "T")],
+        "a parameter of the method carries a runtime-visible annotation of that type (0 the first parameter the class file's RuntimeVisibleParameterAnnotations lists; the receiver not counted)";
     FieldAnnotation => "fieldAnnotation",
         [("field", "F"), ("annotation", "T")],
         "the field carries a runtime-visible annotation of that type";
