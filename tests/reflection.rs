@@ -600,7 +600,8 @@ fn jvm_callbacks_are_reached_from_what_registers_them() {
 /// `invokeWithArguments` passes the elements of its array and its list
 /// to `make`; a getter's call returns the field's values, a setter's
 /// stores into the objects of its first argument, and a static getter's
-/// reads the static field that `make` wrote.
+/// reads the static field that `make` wrote; `make` with its argument
+/// inserted (`insertArguments`) returns its object.
 #[test]
 fn bound_spread_and_field_handles_reach_their_targets() {
     let dir = tempfile::tempdir().unwrap();
@@ -617,11 +618,12 @@ fn bound_spread_and_field_handles_reach_their_targets() {
              vP(\"<BoundHandles$Counter: BoundHandles$Counter make(java.lang.String)>/p0\", h)?\n\
              vP(\"{main}/l9@110\", h)?\n\
              hP(b, \"<BoundHandles$Counter: java.lang.Object tag>\", h)?\n\
-             vP(\"{main}/l12@157\", h)?\n"
+             vP(\"{main}/l12@157\", h)?\n\
+             vP(\"{main}/l16@203\", h)?\n"
         ),
     );
-    let quiet = format!(" {main}[21@L42] new BoundHandles$Quiet");
-    let made = " <BoundHandles$Counter: BoundHandles$Counter make(java.lang.String)>[0@L24] new BoundHandles$Counter";
+    let quiet = format!(" {main}[21@L43] new BoundHandles$Quiet");
+    let made = " <BoundHandles$Counter: BoundHandles$Counter make(java.lang.String)>[0@L25] new BoundHandles$Counter";
     let lines: Vec<&str> = out.lines().map(str::trim_end).collect();
     let strings = [
         " h",
@@ -642,7 +644,11 @@ fn bound_spread_and_field_handles_reach_their_targets() {
     want.extend([
         format!(" {:<99} | h", "b"),
         format!("{}+{}", "-".repeat(101), "-".repeat(84)),
-        format!("{made} | {main}[128@L51] new java.lang.StringBuilder"),
+        format!("{made} | {main}[128@L52] new java.lang.StringBuilder"),
+        "1 tuple".into(),
+        " h".into(),
+        "-".repeat(101),
+        made.to_string(),
         "1 tuple".into(),
         " h".into(),
         "-".repeat(101),

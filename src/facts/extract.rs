@@ -1746,7 +1746,7 @@ impl FactsBuilder {
         let handle_lookups: Vec<u32> = api::HANDLE_LOOKUPS
             .iter()
             .map(|x| x.1)
-            .chain([api::HANDLE_BIND_TO])
+            .chain([api::HANDLE_BIND_TO, api::HANDLE_INSERT_ARGUMENTS])
             .filter_map(|x| self.methods.get(x))
             .collect();
         for i in 0..self.sites.len() as u32 {

@@ -299,6 +299,10 @@ pub const HANDLE_LOOKUPS: &[(&str, &str)] = &[
 /// (`handleObject`, as a lookup's).
 pub const HANDLE_BIND_TO: &str =
     "<java.lang.invoke.MethodHandle: java.lang.invoke.MethodHandle bindTo(java.lang.Object)>";
+/// `MethodHandles.insertArguments(MethodHandle, int, Object...)`: a new
+/// handle with the given one's target and some of its arguments fixed;
+/// each call site's handle is an object of its own.
+pub const HANDLE_INSERT_ARGUMENTS: &str = "<java.lang.invoke.MethodHandles: java.lang.invoke.MethodHandle insertArguments(java.lang.invoke.MethodHandle,int,java.lang.Object[])>";
 /// `MethodHandle.invokeWithArguments`, with its label: a call of the
 /// handle's target with the elements of an array or a list as its
 /// arguments (not signature-polymorphic).
@@ -563,6 +567,7 @@ pub fn all_signatures() -> Vec<&'static str> {
     v.extend(HANDLE_WITH_ARGUMENTS.iter().map(|x| x.1));
     v.push(HANDLE_AS_TYPE);
     v.push(HANDLE_BIND_TO);
+    v.push(HANDLE_INSERT_ARGUMENTS);
     v.extend(ANNOTATION_READS);
     v.extend(CLASS_MODELS);
     v.extend(METAOBJECT_CLASSES.iter().map(|x| x.0));
@@ -663,6 +668,7 @@ mod tests {
                     || CLASS_MODELS.contains(&sig)
                     || sig == HANDLE_AS_TYPE
                     || sig == HANDLE_BIND_TO
+                    || sig == HANDLE_INSERT_ARGUMENTS
                     || ANNOTATION_READS.contains(&sig)
                     || definition_label(sig).is_some()
                     || METAOBJECT_CLASSES.iter().any(|x| x.0 == sig)

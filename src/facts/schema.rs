@@ -294,7 +294,7 @@ relations! {
         "the Object[] in which a call on the proxy of an interface passes its arguments to the handler";
     HandleObject => "handleObject",
         [("invoke", "I"), ("heap", "H")],
-        "the MethodHandle a MethodHandles.Lookup find*/unreflect* call, or a bindTo call, returns";
+        "the MethodHandle a MethodHandles.Lookup find*/unreflect* call, or a bindTo or insertArguments call, returns";
     ClassAnnotation => "classAnnotation",
         [("type", "T"), ("annotation", "T")],
         "the class carries a runtime-visible annotation of that type";
