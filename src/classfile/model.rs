@@ -314,9 +314,15 @@ pub struct ClassInfo {
 fn annotation_names(descriptors: &[String]) -> Vec<String> {
     descriptors
         .iter()
-        .filter_map(|d| d.strip_prefix('L')?.strip_suffix(';'))
-        .map(|n| n.replace('/', "."))
+        .filter_map(|d| annotation_name(d))
         .collect()
+}
+
+/// The binary name of one annotation type descriptor, if it is a class
+/// descriptor.
+fn annotation_name(descriptor: &str) -> Option<String> {
+    let name = descriptor.strip_prefix('L')?.strip_suffix(';')?;
+    Some(name.replace('/', "."))
 }
 
 impl ClassInfo {
@@ -440,11 +446,7 @@ pub fn read_class(bytes: &[u8]) -> Result<ClassInfo, ClassError> {
                 Vec::new,
                 |a| {
                     a.iter()
-                        .filter_map(|(p, d)| {
-                            annotation_names(std::slice::from_ref(d))
-                                .pop()
-                                .map(|n| (*p, n))
-                        })
+                        .filter_map(|(p, d)| Some((*p, annotation_name(d)?)))
                         .collect()
                 },
             ),
