@@ -56,6 +56,7 @@ const IDIOMS: &[&str] = &[
     "Proxies",
     "Handles",
     "BoundHandles",
+    "HandleTypes",
     "ServiceFiles",
     "Manifests",
     "Metaobjects",
@@ -1058,7 +1059,7 @@ fn bad_specifications_and_roots_are_reported() {
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
          (classes with a main method: Annotated, Arity, ArrayElements, Assumed, BoundHandles, Bundles, \
-         Callbacks, Casts, Computed, Concatenated, and 44 more)\n"
+         Callbacks, Casts, Computed, Concatenated, and 45 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),

@@ -13,7 +13,7 @@ use crate::classfile::model::{
 };
 use crate::classpath::{ResourceFile, ResourceKind};
 use crate::ir::member_tests::{MemberTest, NameMatch, Passes};
-use crate::ir::parameter_types::{parameter_list, parameter_lists, MAX_PARAMETERS};
+use crate::ir::parameter_types::{method_types, parameter_list, parameter_lists, MAX_PARAMETERS};
 use crate::ir::string_builders::{concat_affixes, Affixes};
 use crate::ir::{ConcatPart, Invoke, InvokeKind, MethodIr, Stmt, Var};
 use fxhash::{FxHashMap, FxHashSet};
@@ -25,13 +25,15 @@ const PRIMITIVE_TYPES: &[&str] = &[
     "boolean", "byte", "char", "short", "int", "long", "float", "double", "void",
 ];
 
-/// What a method's own constant-length arrays say about the calls they
-/// are passed to.
+/// What a method's own constant-length arrays, and the method types it
+/// makes from constants, say about the calls they are passed to.
 struct ConstantArrays {
     /// The length of each array variable's only array.
     lengths: FxHashMap<Var, u32>,
     /// The parameter list each `Class[]` of constants spells.
     parameter_lists: FxHashMap<Var, String>,
+    /// The parameter list each `MethodType` of constants gives.
+    method_types: FxHashMap<Var, String>,
 }
 
 /// A method body whose facts are being emitted: what its statements
@@ -893,9 +895,13 @@ impl FactsBuilder {
             ir,
             code,
             param_of: ir.param_positions(),
-            arrays: ConstantArrays {
-                parameter_lists: parameter_lists(ir, &lengths),
-                lengths,
+            arrays: {
+                let parameter_lists = parameter_lists(ir, &lengths);
+                ConstantArrays {
+                    method_types: method_types(ir, &parameter_lists),
+                    parameter_lists,
+                    lengths,
+                }
             },
             affixes: concat_affixes(ir),
             guard_at: ir.call_guards.iter().copied().collect(),
@@ -1279,7 +1285,9 @@ impl FactsBuilder {
     /// The actual arguments of call `i` (`actual`; the receiver is 0),
     /// and of those that are arrays the caller allocates, the constant
     /// length (`actualArrayLength`) or the parameter list a constant
-    /// `Class[]` spells (`actualArrayTypes`).
+    /// `Class[]` spells (`actualArrayTypes`); of those that are method
+    /// types made from constants, their parameter list
+    /// (`actualMethodType`).
     fn emit_actuals(&mut self, i: u32, inv: &Invoke, base: u32, arrays: &ConstantArrays) {
         let g = |v: u32| base + v;
         let shift = u32::from(inv.kind != InvokeKind::Static);
@@ -1298,6 +1306,10 @@ impl FactsBuilder {
                 if let Some(list) = arrays.parameter_lists.get(a) {
                     let list = self.names.intern(list);
                     self.add(R::ActualArrayTypes, &[i, z, list]);
+                }
+                if let Some(list) = arrays.method_types.get(a) {
+                    let list = self.names.intern(list);
+                    self.add(R::ActualMethodType, &[i, z, list]);
                 }
             }
         }

@@ -112,6 +112,9 @@ relations! {
     ActualArrayTypes => "actualArrayTypes",
         [("invoke", "I"), ("num", "Z"), ("params", "N")],
         "argument num of a call is a Class[] the caller fills with constants: the parameter list it spells";
+    ActualMethodType => "actualMethodType",
+        [("invoke", "I"), ("num", "Z"), ("params", "N")],
+        "argument num of a call is a MethodType the caller makes from constant classes: its parameter list";
     Formal => "formal",
         [("method", "M"), ("num", "Z"), ("variable", "V")],
         "formal parameter num of a method";

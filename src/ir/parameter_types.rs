@@ -15,7 +15,7 @@
 //! an unknown class, an array passed on, stored or returned) names none,
 //! and the lookup admits every list of the right length.
 
-use super::{MethodIr, Stmt, Var};
+use super::{InvokeKind, MethodIr, Stmt, Var};
 use fxhash::FxHashMap;
 
 /// The most parameters a method can declare (JVMS 4.3.3): a longer array
@@ -48,22 +48,8 @@ pub fn parameter_lists(ir: &MethodIr, lengths: &FxHashMap<Var, u32>) -> FxHashMa
     if candidates.is_empty() {
         return FxHashMap::default();
     }
-    // The class each variable defined once by a class constant holds.
-    let mut defs: FxHashMap<Var, u32> = FxHashMap::default();
-    for s in &ir.stmts {
-        s.for_each_def(|v| *defs.entry(v).or_default() += 1);
-    }
-    let constants: FxHashMap<Var, &str> = ir
-        .stmts
-        .iter()
-        .filter_map(|s| match s {
-            Stmt::ClassConst { dst, .. } | Stmt::StaticLoad { dst, .. } => {
-                Some((*dst, class_constant(s)?))
-            }
-            _ => None,
-        })
-        .filter(|(v, _)| defs.get(v) == Some(&1) && !ir.params.contains(&Some(*v)))
-        .collect();
+    let defs = definitions(ir);
+    let constants = class_constants(ir, &defs);
     // Each candidate's elements by index; `None` once it is disqualified.
     let mut elements: Elements = candidates
         .iter()
@@ -118,6 +104,109 @@ pub fn parameter_lists(ir: &MethodIr, lengths: &FxHashMap<Var, u32>) -> FxHashMa
             Some((v, parameter_list(&list?)))
         })
         .collect()
+}
+
+/// How many statements define each variable.
+fn definitions(ir: &MethodIr) -> FxHashMap<Var, u32> {
+    let mut defs: FxHashMap<Var, u32> = FxHashMap::default();
+    for s in &ir.stmts {
+        s.for_each_def(|v| *defs.entry(v).or_default() += 1);
+    }
+    defs
+}
+
+/// The class whose `Class` object each variable holds that one statement
+/// defines by a class constant (and no parameter is).
+fn class_constants<'a>(ir: &'a MethodIr, defs: &FxHashMap<Var, u32>) -> FxHashMap<Var, &'a str> {
+    ir.stmts
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::ClassConst { dst, .. } | Stmt::StaticLoad { dst, .. } => {
+                Some((*dst, class_constant(s)?))
+            }
+            _ => None,
+        })
+        .filter(|(v, _)| defs.get(v) == Some(&1) && !ir.params.contains(&Some(*v)))
+        .collect()
+}
+
+/// For each variable that holds a `MethodType` the method makes from
+/// constants, the parameter list it gives, spelled as
+/// [`parameter_list`] does. `lists` are the method's `Class[]` of
+/// constants ([`parameter_lists`]). javac compiles
+/// `MethodType.methodType(String.class, int.class, long.class)` to the
+/// varargs form, `methodType(Class, Class, Class[])`, with a `Class[]` of
+/// the parameters after the first. The forms read, as JDK 17 declares
+/// them, each with a constant for every parameter:
+///
+/// - `methodType(Class rtype)`: no parameter;
+/// - `methodType(Class rtype, Class p0)`;
+/// - `methodType(Class rtype, Class[] ptypes)`;
+/// - `methodType(Class rtype, Class p0, Class[] ptypes)`;
+/// - `methodType(Class rtype, MethodType ptypes)`: the other's parameters.
+///
+/// The return type is not needed: the lookups take the parameters from
+/// it. A variable counts only where one statement defines it, by such a
+/// call or as a copy of another such variable. `methodType(Class, List)`,
+/// `genericMethodType` and the `MethodType` methods that derive one type
+/// from another give none: the lookups they reach admit every list.
+pub fn method_types(ir: &MethodIr, lists: &FxHashMap<Var, String>) -> FxHashMap<Var, String> {
+    let defs = definitions(ir);
+    let constants = class_constants(ir, &defs);
+    let once = |v: &Var| defs.get(v) == Some(&1) && !ir.params.contains(&Some(*v));
+    let inner = |list: &str| list[1..list.len() - 1].to_string();
+    let mut types: FxHashMap<Var, String> = FxHashMap::default();
+    for s in &ir.stmts {
+        match s {
+            Stmt::Invoke(inv)
+                if inv.kind == InvokeKind::Static
+                    && inv.target.class == "java.lang.invoke.MethodType"
+                    && inv.target.name == "methodType" =>
+            {
+                let Some(r) = inv.result.filter(once) else {
+                    continue;
+                };
+                let class = |k: usize| {
+                    inv.args
+                        .get(k)
+                        .copied()
+                        .flatten()
+                        .and_then(|v| constants.get(&v))
+                };
+                let var = |k: usize| inv.args.get(k).copied().flatten();
+                let params: Option<String> = match inv.target.desc.as_str() {
+                    "(Ljava/lang/Class;)Ljava/lang/invoke/MethodType;" => Some("()".to_string()),
+                    "(Ljava/lang/Class;Ljava/lang/Class;)Ljava/lang/invoke/MethodType;" => {
+                        class(1).map(|p| parameter_list(&[p]))
+                    }
+                    "(Ljava/lang/Class;[Ljava/lang/Class;)Ljava/lang/invoke/MethodType;" => {
+                        var(1).and_then(|a| lists.get(&a)).cloned()
+                    }
+                    "(Ljava/lang/Class;Ljava/lang/Class;[Ljava/lang/Class;)Ljava/lang/invoke/MethodType;" => {
+                        match (class(1), var(2).and_then(|a| lists.get(&a))) {
+                            (Some(p), Some(rest)) if rest == "()" => Some(parameter_list(&[p])),
+                            (Some(p), Some(rest)) => Some(format!("({p},{})", inner(rest))),
+                            _ => None,
+                        }
+                    }
+                    "(Ljava/lang/Class;Ljava/lang/invoke/MethodType;)Ljava/lang/invoke/MethodType;" => {
+                        var(1).and_then(|t| types.get(&t)).cloned()
+                    }
+                    _ => None,
+                };
+                if let Some(params) = params {
+                    types.insert(r, params);
+                }
+            }
+            Stmt::Assign { dst, src } if once(dst) => {
+                if let Some(params) = types.get(src).cloned() {
+                    types.insert(*dst, params);
+                }
+            }
+            _ => {}
+        }
+    }
+    types
 }
 
 /// Each candidate array's element classes by index, as far as known;
@@ -257,5 +346,84 @@ mod tests {
         ir.stmts.push(Stmt::Assign { dst: copy, src: a });
         lookup(&mut ir, a);
         assert!(parameter_lists(&ir, &ir.array_lengths()).is_empty());
+    }
+
+    /// A static call of `MethodType.methodType` with descriptor `desc`.
+    fn method_type(ir: &mut MethodIr, desc: &str, args: Vec<Option<Var>>) -> Var {
+        let r = ir.new_var("s@40", "java.lang.invoke.MethodType");
+        ir.stmts.push(Stmt::Invoke(Invoke {
+            bci: 40,
+            kind: InvokeKind::Static,
+            target: MemberRef {
+                class: "java.lang.invoke.MethodType".into(),
+                name: "methodType".into(),
+                desc: desc.into(),
+                interface: false,
+            },
+            receiver: None,
+            args,
+            result: Some(r),
+            exception: None,
+        }));
+        r
+    }
+
+    #[test]
+    fn each_form_of_method_type_with_constants_gives_its_parameter_list() {
+        const RTYPE: &str = "(Ljava/lang/Class;)Ljava/lang/invoke/MethodType;";
+        const ONE: &str = "(Ljava/lang/Class;Ljava/lang/Class;)Ljava/lang/invoke/MethodType;";
+        const ARRAY: &str = "(Ljava/lang/Class;[Ljava/lang/Class;)Ljava/lang/invoke/MethodType;";
+        const VARARGS: &str =
+            "(Ljava/lang/Class;Ljava/lang/Class;[Ljava/lang/Class;)Ljava/lang/invoke/MethodType;";
+        const OTHER: &str =
+            "(Ljava/lang/Class;Ljava/lang/invoke/MethodType;)Ljava/lang/invoke/MethodType;";
+        // The array {double, String}; s is String.class, var 1 Double.TYPE.
+        let (mut ir, a, s) = two_types();
+        store(&mut ir, a, Some(0), 1);
+        store(&mut ir, a, Some(1), s);
+        let none = method_type(&mut ir, RTYPE, vec![Some(s)]);
+        let one = method_type(&mut ir, ONE, vec![Some(s), Some(1)]);
+        let array = method_type(&mut ir, ARRAY, vec![Some(s), Some(a)]);
+        let other = method_type(&mut ir, OTHER, vec![None, Some(one)]);
+        let copy = ir.new_var("l3", "java.lang.invoke.MethodType");
+        ir.stmts.push(Stmt::Assign {
+            dst: copy,
+            src: array,
+        });
+        let types = method_types(&ir, &parameter_lists(&ir, &ir.array_lengths()));
+        let list = |v: Var| types.get(&v).map(String::as_str);
+        assert_eq!(list(none), Some("()"));
+        assert_eq!(list(one), Some("(double)"));
+        assert_eq!(list(array), Some("(double,java.lang.String)"));
+        assert_eq!(list(other), Some("(double)"));
+        assert_eq!(list(copy), Some("(double,java.lang.String)"));
+
+        // The varargs form: a first parameter, then the array.
+        let (mut ir, a, s) = two_types();
+        store(&mut ir, a, Some(0), 1);
+        store(&mut ir, a, Some(1), s);
+        let three = method_type(&mut ir, VARARGS, vec![Some(s), Some(s), Some(a)]);
+        let types = method_types(&ir, &parameter_lists(&ir, &ir.array_lengths()));
+        assert_eq!(
+            types.get(&three).map(String::as_str),
+            Some("(java.lang.String,double,java.lang.String)")
+        );
+    }
+
+    #[test]
+    fn a_method_type_from_unknown_classes_or_defined_twice_gives_none() {
+        const ONE: &str = "(Ljava/lang/Class;Ljava/lang/Class;)Ljava/lang/invoke/MethodType;";
+        // The parameter class is a method's parameter.
+        let mut ir = MethodIr::default();
+        let p = ir.new_var("p0", "java.lang.Class");
+        ir.params.push(Some(p));
+        let t = method_type(&mut ir, ONE, vec![None, Some(p)]);
+        assert!(!method_types(&ir, &FxHashMap::default()).contains_key(&t));
+
+        // The result variable is defined twice (two branches).
+        let (mut ir, _, s) = two_types();
+        let t = method_type(&mut ir, ONE, vec![Some(s), Some(s)]);
+        ir.stmts.push(Stmt::Assign { dst: t, src: s });
+        assert!(method_types(&ir, &FxHashMap::default()).is_empty());
     }
 }
