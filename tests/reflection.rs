@@ -1059,7 +1059,7 @@ fn bad_specifications_and_roots_are_reported() {
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
          (classes with a main method: Annotated, Arity, ArrayElements, Assumed, BoundHandles, Bundles, \
-         Callbacks, Casts, Computed, Concatenated, and 45 more)\n"
+         Callbacks, Casts, Computed, Concatenated, and 46 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),
@@ -1114,6 +1114,7 @@ const JAVA_BASE_GROUP: &[&str] = &[
     "Bundles",
     "Trampolined",
     "ParamAnnotations",
+    "UrlLoaders",
 ];
 
 /// The database of `JAVA_BASE_GROUP` (the fixture sets `reflection` and
@@ -1450,6 +1451,18 @@ fn the_container_model_switches_off() {
 #[test]
 fn immutable_collections_keep_their_own_elements_against_the_jdk_java_base() {
     exports_the_trace_against_java_base("Immutable", 5);
+}
+
+/// A `URLClassLoader` loads by name as any class loader does (fixture
+/// `UrlLoaders`): `loadClass` on a reference of type `URLClassLoader`,
+/// which javac names `URLClassLoader.loadClass` and the class hierarchy
+/// resolves to `ClassLoader`'s, and `Class.forName` with such a loader.
+/// Against java.base the export is the run's four edges, the constructor
+/// of the class loaded included; without the JDK the reference does not
+/// resolve and the `loadClass` stays unresolved.
+#[test]
+fn a_url_class_loader_loads_by_name_against_the_jdk_java_base() {
+    exports_the_trace_against_java_base("UrlLoaders", 4);
 }
 
 /// `String.valueOf(Object)` and `Objects.toString(Object)` give each call
