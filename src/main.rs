@@ -175,7 +175,7 @@ enum Command {
     /// stay empty), to measure what it costs and finds on the same facts:
     /// privileged, string-of, arraycopy, encapsulation, field-accessors,
     /// method-util, arrays, services, resources, bundles, proxies,
-    /// method-handles, jvm-callbacks, annotations, launcher, configuration;
+    /// method-handles, var-handles, jvm-callbacks, annotations, launcher, configuration;
     /// and `containers` and `natives`, the JDK's collections and the
     /// bodies of its natives, which the front end models (the facts are
     /// built without them).

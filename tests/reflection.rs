@@ -57,6 +57,7 @@ const IDIOMS: &[&str] = &[
     "Handles",
     "BoundHandles",
     "HandleTypes",
+    "VarHandles",
     "ServiceFiles",
     "Manifests",
     "Metaobjects",
@@ -1059,7 +1060,7 @@ fn bad_specifications_and_roots_are_reported() {
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
          (classes with a main method: Annotated, Arity, ArrayElements, Assumed, BoundHandles, Bundles, \
-         Callbacks, Casts, Computed, Concatenated, and 46 more)\n"
+         Callbacks, Casts, Computed, Concatenated, and 47 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),
@@ -1451,6 +1452,74 @@ fn the_container_model_switches_off() {
 #[test]
 fn immutable_collections_keep_their_own_elements_against_the_jdk_java_base() {
     exports_the_trace_against_java_base("Immutable", 5);
+}
+
+/// VarHandles move references (queries/models/var-handles.dl): an
+/// instance field found by name, a static field, a `Field` object's field
+/// and an array's elements, each written by one access mode and read by
+/// another. `compareAndSet` writes its second value and `getAndSet` its
+/// one (`item` and `swapItem` read both objects), `setRelease` writes the
+/// static field, `set` the `Field` object's, and `setVolatile` and
+/// `compareAndExchange` the array's elements. Without the model every
+/// read is empty.
+#[test]
+fn var_handles_write_and_read_fields_and_array_elements() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("vh.db");
+    let spec = empty_spec(dir.path());
+    analyze("VarHandles", "points-to", &spec, &db);
+    let reads = "vP(\"<VarHandles: java.lang.Object item(VarHandles$Box)>/ret\", h)?\n\
+                 vP(\"<VarHandles: java.lang.Object swapItem(VarHandles$Box,java.lang.Object)>/ret\", h)?\n\
+                 vP(\"<VarHandles: java.lang.Object shared()>/ret\", h)?\n\
+                 vP(\"<VarHandles: java.lang.Object text(VarHandles$Cell)>/ret\", h)?\n\
+                 vP(\"<VarHandles: java.lang.Object slot(java.lang.Object[],int)>/ret\", h)?\n\
+                 vP(\"<VarHandles: java.lang.Object exchangeSlot(java.lang.Object[],int,java.lang.Object)>/ret\", h)?\n";
+    let objects = |out: String| -> Vec<String> {
+        out.lines()
+            .map(str::trim_end)
+            .filter(|l| {
+                l.starts_with(" <")
+                    || l.starts_with(" \"")
+                    || l.ends_with("tuples")
+                    || l.ends_with("tuple")
+            })
+            .map(|l| l.trim().to_string())
+            .collect()
+    };
+    let main = "<VarHandles: void main(java.lang.String[])>";
+    let new = |at: &str, class: &str| format!("{main}[{at}] new VarHandles${class}");
+    let (first, second) = (new("13@L73", "First"), new("25@L74", "Second"));
+    let (fourth, fifth) = (new("78@L79", "Fourth"), new("91@L80", "Fifth"));
+    assert_eq!(
+        objects(query(dir.path(), &db, reads)),
+        [
+            first.as_str(),
+            &second,
+            "2 tuples",
+            &first,
+            &second,
+            "2 tuples",
+            &new("39@L75", "Third"),
+            "1 tuple",
+            "\"text\"",
+            "1 tuple",
+            &fourth,
+            &fifth,
+            "2 tuples",
+            &fourth,
+            &fifth,
+            "2 tuples",
+        ]
+    );
+    let off = dir.path().join("off.db");
+    analyze_with(
+        "VarHandles",
+        "points-to",
+        &spec,
+        &off,
+        &["--no-model", "var-handles"],
+    );
+    assert_eq!(objects(query(dir.path(), &off, reads)), ["0 tuples"; 6]);
 }
 
 /// A `URLClassLoader` loads by name as any class loader does (fixture

@@ -77,6 +77,21 @@ pub const APIS: &[(&str, &str, &str)] = &[
         "handleFieldLookup",
         "F",
     ),
+    (
+        "MethodHandles.Lookup.findVarHandle",
+        "varHandleLookupAt",
+        "F",
+    ),
+    (
+        "MethodHandles.Lookup.findStaticVarHandle",
+        "varHandleLookupAt",
+        "F",
+    ),
+    (
+        "MethodHandles.Lookup.unreflectVarHandle",
+        "varHandleLookup",
+        "F",
+    ),
     ("MethodHandle.invoke", "handleCall", "M"),
     ("MethodHandle.invoke", "handleFieldCall", "F"),
     ("MethodHandle.invokeExact", "handleCall", "M"),

@@ -141,7 +141,7 @@ const INFER: &str = include_str!("../../queries/reflection-infer.dl");
 const MEMBER_ARRAYS: &str = include_str!("../../queries/reflection-member-arrays.dl");
 /// The models of the JDK's reflective APIs beyond the paper's
 /// (`queries/models/`), in every variant that resolves reflection.
-const MODELS: [(&str, &str); 14] = [
+const MODELS: [(&str, &str); 15] = [
     (
         "models/api-bodies.dl",
         include_str!("../../queries/models/api-bodies.dl"),
@@ -183,6 +183,10 @@ const MODELS: [(&str, &str); 14] = [
         include_str!("../../queries/models/method-handles.dl"),
     ),
     (
+        "models/var-handles.dl",
+        include_str!("../../queries/models/var-handles.dl"),
+    ),
+    (
         "models/jvm-callbacks.dl",
         include_str!("../../queries/models/jvm-callbacks.dl"),
     ),
@@ -202,7 +206,7 @@ const MODELS: [(&str, &str); 14] = [
 /// The names of the models that `--no-model` switches off: the stems of
 /// the files in `queries/models/` that every variant reads (privileged,
 /// string-of, arraycopy) or that every variant resolving reflection reads.
-pub const MODEL_NAMES: [&str; 17] = [
+pub const MODEL_NAMES: [&str; 18] = [
     "privileged",
     "string-of",
     "arraycopy",
@@ -216,6 +220,7 @@ pub const MODEL_NAMES: [&str; 17] = [
     "bundles",
     "proxies",
     "method-handles",
+    "var-handles",
     "jvm-callbacks",
     "annotations",
     "launcher",

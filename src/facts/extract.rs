@@ -1755,6 +1755,12 @@ impl FactsBuilder {
             .iter()
             .filter_map(|x| self.methods.get(x.1))
             .collect();
+        let var_handle_lookups: Vec<u32> = api::VAR_HANDLE_LOOKUPS
+            .iter()
+            .map(|x| x.1)
+            .chain([api::VAR_HANDLE_ARRAY])
+            .filter_map(|x| self.methods.get(x))
+            .collect();
         let handle_lookups: Vec<u32> = api::HANDLE_LOOKUPS
             .iter()
             .map(|x| x.1)
@@ -1784,6 +1790,14 @@ impl FactsBuilder {
                     None,
                     format!("{} method handle", self.site_name(i)),
                     "java.lang.invoke.MethodHandle",
+                );
+                self.add(R::HandleObject, &[i, h]);
+            }
+            if var_handle_lookups.contains(&target) {
+                let h = self.new_heap(
+                    None,
+                    format!("{} var handle", self.site_name(i)),
+                    "java.lang.invoke.VarHandle",
                 );
                 self.add(R::HandleObject, &[i, h]);
             }

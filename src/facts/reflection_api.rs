@@ -330,6 +330,46 @@ pub const HANDLE_INVOKES: &[(&str, &str)] = &[
         "<java.lang.invoke.MethodHandle: java.lang.Object invokeExact(java.lang.Object[])>",
     ),
 ];
+/// The lookups that make a `VarHandle` on a field (`findVarHandle`,
+/// `findStaticVarHandle`, `unreflectVarHandle`), with their labels: each
+/// call site's handle is an object of its own (`handleObject`, of type
+/// `VarHandle`; see `queries/models/var-handles.dl`), and the site is
+/// reported with the field it finds.
+pub const VAR_HANDLE_LOOKUPS: &[(&str, &str)] = &[
+    ("MethodHandles.Lookup.findVarHandle", "<java.lang.invoke.MethodHandles$Lookup: java.lang.invoke.VarHandle findVarHandle(java.lang.Class,java.lang.String,java.lang.Class)>"),
+    ("MethodHandles.Lookup.findStaticVarHandle", "<java.lang.invoke.MethodHandles$Lookup: java.lang.invoke.VarHandle findStaticVarHandle(java.lang.Class,java.lang.String,java.lang.Class)>"),
+    ("MethodHandles.Lookup.unreflectVarHandle", "<java.lang.invoke.MethodHandles$Lookup: java.lang.invoke.VarHandle unreflectVarHandle(java.lang.reflect.Field)>"),
+];
+/// `MethodHandles.arrayElementVarHandle(Class)`: a `VarHandle` on the
+/// elements of an array type, one object per call site as the lookups'
+/// (not reported: it finds no member).
+pub const VAR_HANDLE_ARRAY: &str = "<java.lang.invoke.MethodHandles: java.lang.invoke.VarHandle arrayElementVarHandle(java.lang.Class)>";
+/// The access modes of `java.lang.invoke.VarHandle` (JDK 9-21) that move
+/// references: signature-polymorphic, as the invokers of `MethodHandle`
+/// are, each a native varargs method of the class (see
+/// [`signature_polymorphic`]). The numeric modes (`getAndAdd`,
+/// `getAndBitwiseOr`, ...) apply to primitive fields only.
+pub const VAR_HANDLE_ACCESSES: &[&str] = &[
+    "<java.lang.invoke.VarHandle: java.lang.Object get(java.lang.Object[])>",
+    "<java.lang.invoke.VarHandle: void set(java.lang.Object[])>",
+    "<java.lang.invoke.VarHandle: java.lang.Object getVolatile(java.lang.Object[])>",
+    "<java.lang.invoke.VarHandle: void setVolatile(java.lang.Object[])>",
+    "<java.lang.invoke.VarHandle: java.lang.Object getOpaque(java.lang.Object[])>",
+    "<java.lang.invoke.VarHandle: void setOpaque(java.lang.Object[])>",
+    "<java.lang.invoke.VarHandle: java.lang.Object getAcquire(java.lang.Object[])>",
+    "<java.lang.invoke.VarHandle: void setRelease(java.lang.Object[])>",
+    "<java.lang.invoke.VarHandle: boolean compareAndSet(java.lang.Object[])>",
+    "<java.lang.invoke.VarHandle: java.lang.Object compareAndExchange(java.lang.Object[])>",
+    "<java.lang.invoke.VarHandle: java.lang.Object compareAndExchangeAcquire(java.lang.Object[])>",
+    "<java.lang.invoke.VarHandle: java.lang.Object compareAndExchangeRelease(java.lang.Object[])>",
+    "<java.lang.invoke.VarHandle: boolean weakCompareAndSetPlain(java.lang.Object[])>",
+    "<java.lang.invoke.VarHandle: boolean weakCompareAndSet(java.lang.Object[])>",
+    "<java.lang.invoke.VarHandle: boolean weakCompareAndSetAcquire(java.lang.Object[])>",
+    "<java.lang.invoke.VarHandle: boolean weakCompareAndSetRelease(java.lang.Object[])>",
+    "<java.lang.invoke.VarHandle: java.lang.Object getAndSet(java.lang.Object[])>",
+    "<java.lang.invoke.VarHandle: java.lang.Object getAndSetAcquire(java.lang.Object[])>",
+    "<java.lang.invoke.VarHandle: java.lang.Object getAndSetRelease(java.lang.Object[])>",
+];
 /// The calls that read the runtime-visible annotations of a class, a
 /// member or a method's parameters (see `queries/models/annotations.dl`).
 pub const ANNOTATION_READS: &[&str] = &[
@@ -411,16 +451,29 @@ pub const HANDLE_AS_TYPE: &str =
     "<java.lang.invoke.MethodHandle: java.lang.invoke.MethodHandle asType(java.lang.invoke.MethodType)>";
 
 /// The signature a call of `class.name` resolves to when the method is
-/// signature-polymorphic (`MethodHandle.invoke` and `invokeExact`), for
-/// any descriptor the call site spells.
+/// signature-polymorphic (`MethodHandle.invoke` and `invokeExact`, the
+/// access modes of `VarHandle` that move references), for any
+/// descriptor the call site spells.
 pub fn signature_polymorphic(class: &str, name: &str) -> Option<&'static str> {
-    if class != "java.lang.invoke.MethodHandle" {
-        return None;
+    match class {
+        "java.lang.invoke.MethodHandle" => HANDLE_INVOKES
+            .iter()
+            .find(|(label, _)| label.rsplit('.').next() == Some(name))
+            .map(|x| x.1),
+        "java.lang.invoke.VarHandle" => VAR_HANDLE_ACCESSES
+            .iter()
+            .find(|sig| method_name(sig) == Some(name))
+            .copied(),
+        _ => None,
     }
-    HANDLE_INVOKES
-        .iter()
-        .find(|(label, _)| label.rsplit('.').next() == Some(name))
-        .map(|x| x.1)
+}
+
+/// The method's name in a Soot signature (`get` in
+/// `<C: java.lang.Object get(java.lang.Object[])>`).
+fn method_name(signature: &str) -> Option<&str> {
+    let (_, rest) = signature.split_once(": ")?;
+    let (_, name_and_params) = rest.split_once(' ')?;
+    name_and_params.split_once('(').map(|x| x.0)
 }
 
 /// Methods of `java.lang.Class` that the models of `queries/models/`
@@ -517,6 +570,7 @@ fn labelled() -> impl Iterator<Item = (&'static str, &'static str)> {
         .chain(HANDLE_LOOKUPS.iter().copied())
         .chain(HANDLE_INVOKES.iter().copied())
         .chain(HANDLE_WITH_ARGUMENTS.iter().copied())
+        .chain(VAR_HANDLE_LOOKUPS.iter().copied())
 }
 
 /// The API label of a reported reflective method.
@@ -568,6 +622,9 @@ pub fn all_signatures() -> Vec<&'static str> {
     v.push(HANDLE_AS_TYPE);
     v.push(HANDLE_BIND_TO);
     v.push(HANDLE_INSERT_ARGUMENTS);
+    v.extend(VAR_HANDLE_LOOKUPS.iter().map(|x| x.1));
+    v.push(VAR_HANDLE_ARRAY);
+    v.extend(VAR_HANDLE_ACCESSES);
     v.extend(ANNOTATION_READS);
     v.extend(CLASS_MODELS);
     v.extend(METAOBJECT_CLASSES.iter().map(|x| x.0));
@@ -635,6 +692,17 @@ mod tests {
             Some(HANDLE_INVOKES[0].1)
         );
         assert_eq!(signature_polymorphic(h, "bindTo"), None);
+        let v = "java.lang.invoke.VarHandle";
+        assert_eq!(
+            signature_polymorphic(v, "compareAndSet"),
+            Some("<java.lang.invoke.VarHandle: boolean compareAndSet(java.lang.Object[])>")
+        );
+        assert_eq!(
+            signature_polymorphic(v, "get"),
+            Some("<java.lang.invoke.VarHandle: java.lang.Object get(java.lang.Object[])>")
+        );
+        assert_eq!(signature_polymorphic(v, "getAndAdd"), None);
+        assert_eq!(signature_polymorphic(v, "accessModeType"), None);
         assert_eq!(signature_polymorphic("a.MethodHandle", "invoke"), None);
         assert_eq!(
             label_of(HANDLE_INVOKES[1].1),
@@ -669,6 +737,8 @@ mod tests {
                     || sig == HANDLE_AS_TYPE
                     || sig == HANDLE_BIND_TO
                     || sig == HANDLE_INSERT_ARGUMENTS
+                    || sig == VAR_HANDLE_ARRAY
+                    || VAR_HANDLE_ACCESSES.contains(&sig)
                     || ANNOTATION_READS.contains(&sig)
                     || definition_label(sig).is_some()
                     || METAOBJECT_CLASSES.iter().any(|x| x.0 == sig)

@@ -297,7 +297,7 @@ relations! {
         "the Object[] in which a call on the proxy of an interface passes its arguments to the handler";
     HandleObject => "handleObject",
         [("invoke", "I"), ("heap", "H")],
-        "the MethodHandle a MethodHandles.Lookup find*/unreflect* call, or a bindTo or insertArguments call, returns";
+        "the handle a call returns that makes one: a MethodHandles.Lookup find*/unreflect* call, bindTo, insertArguments, or a VarHandle lookup";
     ClassAnnotation => "classAnnotation",
         [("type", "T"), ("annotation", "T")],
         "the class carries a runtime-visible annotation of that type";
