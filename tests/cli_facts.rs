@@ -32,7 +32,7 @@ fn facts_writes_a_database_the_engine_queries() {
     ));
     let lines = [
         "4 string concatenations, 0 of them fitting too many names to name any".to_string(),
-        format!("  {:<5} {:>10}", "M", 188),
+        format!("  {:<5} {:>10}", "M", 195),
         format!("  {:<19} {:>10}", "stringType", 1),
         format!("  {:<19} {:>10}", "mainMethod", 1),
     ];

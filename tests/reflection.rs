@@ -1460,8 +1460,9 @@ fn immutable_collections_keep_their_own_elements_against_the_jdk_java_base() {
 /// another. `compareAndSet` writes its second value and `getAndSet` its
 /// one (`item` and `swapItem` read both objects), `setRelease` writes the
 /// static field, `set` the `Field` object's, and `setVolatile` and
-/// `compareAndExchange` the array's elements. Without the model every
-/// read is empty.
+/// `compareAndExchange` the array's elements; an
+/// `AtomicReferenceFieldUpdater`'s `compareAndSet` and `lazySet` write
+/// its field. Without the model every read is empty.
 #[test]
 fn var_handles_write_and_read_fields_and_array_elements() {
     let dir = tempfile::tempdir().unwrap();
@@ -1473,7 +1474,8 @@ fn var_handles_write_and_read_fields_and_array_elements() {
                  vP(\"<VarHandles: java.lang.Object shared()>/ret\", h)?\n\
                  vP(\"<VarHandles: java.lang.Object text(VarHandles$Cell)>/ret\", h)?\n\
                  vP(\"<VarHandles: java.lang.Object slot(java.lang.Object[],int)>/ret\", h)?\n\
-                 vP(\"<VarHandles: java.lang.Object exchangeSlot(java.lang.Object[],int,java.lang.Object)>/ret\", h)?\n";
+                 vP(\"<VarHandles: java.lang.Object exchangeSlot(java.lang.Object[],int,java.lang.Object)>/ret\", h)?\n\
+                 vP(\"<VarHandles: java.lang.Object next(VarHandles$Node)>/ret\", h)?\n";
     let objects = |out: String| -> Vec<String> {
         out.lines()
             .map(str::trim_end)
@@ -1488,8 +1490,8 @@ fn var_handles_write_and_read_fields_and_array_elements() {
     };
     let main = "<VarHandles: void main(java.lang.String[])>";
     let new = |at: &str, class: &str| format!("{main}[{at}] new VarHandles${class}");
-    let (first, second) = (new("13@L73", "First"), new("25@L74", "Second"));
-    let (fourth, fifth) = (new("78@L79", "Fourth"), new("91@L80", "Fifth"));
+    let (first, second) = (new("13@L89", "First"), new("25@L90", "Second"));
+    let (fourth, fifth) = (new("78@L95", "Fourth"), new("91@L96", "Fifth"));
     assert_eq!(
         objects(query(dir.path(), &db, reads)),
         [
@@ -1499,7 +1501,7 @@ fn var_handles_write_and_read_fields_and_array_elements() {
             &first,
             &second,
             "2 tuples",
-            &new("39@L75", "Third"),
+            &new("39@L91", "Third"),
             "1 tuple",
             "\"text\"",
             "1 tuple",
@@ -1508,6 +1510,9 @@ fn var_handles_write_and_read_fields_and_array_elements() {
             "2 tuples",
             &fourth,
             &fifth,
+            "2 tuples",
+            &new("117@L98", "Sixth"),
+            &new("133@L99", "Seventh"),
             "2 tuples",
         ]
     );
@@ -1519,7 +1524,7 @@ fn var_handles_write_and_read_fields_and_array_elements() {
         &off,
         &["--no-model", "var-handles"],
     );
-    assert_eq!(objects(query(dir.path(), &off, reads)), ["0 tuples"; 6]);
+    assert_eq!(objects(query(dir.path(), &off, reads)), ["0 tuples"; 7]);
 }
 
 /// A `URLClassLoader` loads by name as any class loader does (fixture

@@ -1761,6 +1761,7 @@ impl FactsBuilder {
             .chain([api::VAR_HANDLE_ARRAY])
             .filter_map(|x| self.methods.get(x))
             .collect();
+        let field_updater = self.methods.get(api::FIELD_UPDATER_NEW);
         let handle_lookups: Vec<u32> = api::HANDLE_LOOKUPS
             .iter()
             .map(|x| x.1)
@@ -1798,6 +1799,14 @@ impl FactsBuilder {
                     None,
                     format!("{} var handle", self.site_name(i)),
                     "java.lang.invoke.VarHandle",
+                );
+                self.add(R::HandleObject, &[i, h]);
+            }
+            if field_updater == Some(target) {
+                let h = self.new_heap(
+                    None,
+                    format!("{} field updater", self.site_name(i)),
+                    "java.util.concurrent.atomic.AtomicReferenceFieldUpdater",
                 );
                 self.add(R::HandleObject, &[i, h]);
             }

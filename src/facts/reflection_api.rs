@@ -344,6 +344,22 @@ pub const VAR_HANDLE_LOOKUPS: &[(&str, &str)] = &[
 /// elements of an array type, one object per call site as the lookups'
 /// (not reported: it finds no member).
 pub const VAR_HANDLE_ARRAY: &str = "<java.lang.invoke.MethodHandles: java.lang.invoke.VarHandle arrayElementVarHandle(java.lang.Class)>";
+/// `AtomicReferenceFieldUpdater.newUpdater(Class, Class, String)`: an
+/// updater of the named field, one object per call site as the
+/// `VarHandle` lookups' (its accesses are [`FIELD_UPDATER_ACCESSES`]; not
+/// reported: reftrace sees the `getDeclaredField` its constructor makes).
+pub const FIELD_UPDATER_NEW: &str = "<java.util.concurrent.atomic.AtomicReferenceFieldUpdater: java.util.concurrent.atomic.AtomicReferenceFieldUpdater newUpdater(java.lang.Class,java.lang.Class,java.lang.String)>";
+/// The methods of `AtomicReferenceFieldUpdater` that read or write its
+/// field, which `queries/models/var-handles.dl` models as a `VarHandle`'s
+/// access modes (the JDK's implementation writes through `Unsafe`).
+pub const FIELD_UPDATER_ACCESSES: &[&str] = &[
+    "<java.util.concurrent.atomic.AtomicReferenceFieldUpdater: java.lang.Object get(java.lang.Object)>",
+    "<java.util.concurrent.atomic.AtomicReferenceFieldUpdater: void set(java.lang.Object,java.lang.Object)>",
+    "<java.util.concurrent.atomic.AtomicReferenceFieldUpdater: void lazySet(java.lang.Object,java.lang.Object)>",
+    "<java.util.concurrent.atomic.AtomicReferenceFieldUpdater: boolean compareAndSet(java.lang.Object,java.lang.Object,java.lang.Object)>",
+    "<java.util.concurrent.atomic.AtomicReferenceFieldUpdater: boolean weakCompareAndSet(java.lang.Object,java.lang.Object,java.lang.Object)>",
+    "<java.util.concurrent.atomic.AtomicReferenceFieldUpdater: java.lang.Object getAndSet(java.lang.Object,java.lang.Object)>",
+];
 /// The access modes of `java.lang.invoke.VarHandle` (JDK 9-21) that move
 /// references: signature-polymorphic, as the invokers of `MethodHandle`
 /// are, each a native varargs method of the class (see
@@ -625,6 +641,8 @@ pub fn all_signatures() -> Vec<&'static str> {
     v.extend(VAR_HANDLE_LOOKUPS.iter().map(|x| x.1));
     v.push(VAR_HANDLE_ARRAY);
     v.extend(VAR_HANDLE_ACCESSES);
+    v.push(FIELD_UPDATER_NEW);
+    v.extend(FIELD_UPDATER_ACCESSES);
     v.extend(ANNOTATION_READS);
     v.extend(CLASS_MODELS);
     v.extend(METAOBJECT_CLASSES.iter().map(|x| x.0));
@@ -739,6 +757,8 @@ mod tests {
                     || sig == HANDLE_INSERT_ARGUMENTS
                     || sig == VAR_HANDLE_ARRAY
                     || VAR_HANDLE_ACCESSES.contains(&sig)
+                    || sig == FIELD_UPDATER_NEW
+                    || FIELD_UPDATER_ACCESSES.contains(&sig)
                     || ANNOTATION_READS.contains(&sig)
                     || definition_label(sig).is_some()
                     || METAOBJECT_CLASSES.iter().any(|x| x.0 == sig)
