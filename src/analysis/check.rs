@@ -15,6 +15,10 @@
 //!
 //! Edges to classes the JVM generates at run time (`$$Lambda`, `$Proxy`)
 //! are counted apart, as no static analysis can name them, and so are
+//! edges to members of classes that the class path lacks (outside the
+//! JDK): the program defined them from bytes during the run (jython's
+//! compiled scripts, `StringIO$py`; jnr-ffi's generated stubs), or the
+//! database was built from a class path without them. So are
 //! calls that threw: a `forName` the trace marks failed, and a member
 //! lookup (`getMethod("__get__")`) of a name that the receiver's class
 //! and its supertypes in the class path do not declare, which throws
@@ -77,6 +81,10 @@ pub enum Outcome {
     Missed(Missed),
     /// Its target is a class generated at run time.
     Generated,
+    /// Its target is a member of a class (or a class) that the class path
+    /// lacks and that is not the JDK's: defined from bytes at run time,
+    /// or missing from the class path given.
+    ClassAbsent,
     /// The call threw (`forName` of a class that does not exist, a
     /// lookup of a member that does not exist).
     Failed,
@@ -348,6 +356,7 @@ pub fn check(
     let modelled: BTreeSet<&str> = APIS.iter().map(|a| a.0).collect();
     let mut missing = missing_members(db, &edges)?;
     missing.extend(missing_classes(db, &edges)?);
+    let absent = absent_classes(db, &edges)?;
     let invokes_at = |e: &TracedEdge| -> Vec<u64> {
         match &e.caller {
             Caller::Exact { .. } => index
@@ -376,6 +385,8 @@ pub fn check(
             Outcome::Failed
         } else if is_generated(&edge.target) {
             Outcome::Generated
+        } else if absent.contains(&n) {
+            Outcome::ClassAbsent
         } else if !modelled.contains(edge.api.as_str()) {
             Outcome::Missed(Missed::NotModelled)
         } else {
@@ -588,19 +599,86 @@ fn missing_classes(
         .map(|(n, e)| (n, db.id("T", &e.target)))
         .collect();
     let named: BTreeSet<u64> = asked.iter().filter_map(|a| a.1).collect();
-    // A class is defined when it declares a method (every class has a
-    // constructor) or has modifiers (every interface is abstract).
-    let mut defined: BTreeSet<u64> = BTreeSet::new();
-    if !named.is_empty() {
-        for rel in ["declaresMethod", "classModifier"] {
-            defined.extend(rows_with(db, rel, 0, &named)?.into_iter().map(|t| t[0]));
-        }
-    }
+    let defined = defined_classes(db, &named)?;
     Ok(asked
         .into_iter()
         .filter(|(_, t)| t.is_none_or(|t| !defined.contains(&t)))
         .map(|(n, _)| n)
         .collect())
+}
+
+/// Of `classes` (`T` elements), those the database's class path defines:
+/// a class is defined when it declares a method (every class has a
+/// constructor) or has modifiers (every interface is abstract).
+fn defined_classes(
+    db: &mut Database,
+    classes: &BTreeSet<u64>,
+) -> Result<BTreeSet<u64>, DatabaseError> {
+    let mut defined: BTreeSet<u64> = BTreeSet::new();
+    if !classes.is_empty() {
+        for rel in ["declaresMethod", "classModifier"] {
+            defined.extend(rows_with(db, rel, 0, classes)?.into_iter().map(|t| t[0]));
+        }
+    }
+    Ok(defined)
+}
+
+/// The indexes in `edges` of the edges (other than the loads by name,
+/// see [`missing_classes`]) whose target belongs to a class the
+/// database's class path does not define and that is not the JDK's: the
+/// class was defined from bytes during the run (a script compiled to
+/// bytecode, a generated stub), so no analysis of the class path can name
+/// it. The JDK's classes are not judged (a database built without the
+/// JDK lacks them all), nor are primitive and array types.
+fn absent_classes(
+    db: &mut Database,
+    edges: &[TracedEdge],
+) -> Result<BTreeSet<usize>, DatabaseError> {
+    let asked: Vec<(usize, Option<u64>)> = (edges.iter().enumerate())
+        .filter(|(_, e)| !is_generated(&e.target))
+        .filter_map(|(n, e)| target_class(&e.api, &e.target).map(|c| (n, c)))
+        .filter(|(_, c)| c.contains('.') && !c.ends_with("[]") && !is_jdk_class(c))
+        .map(|(n, c)| (n, db.id("T", c)))
+        .collect();
+    let named: BTreeSet<u64> = asked.iter().filter_map(|a| a.1).collect();
+    let defined = defined_classes(db, &named)?;
+    Ok(asked
+        .into_iter()
+        .filter(|(_, t)| t.is_none_or(|t| !defined.contains(&t)))
+        .map(|(n, _)| n)
+        .collect())
+}
+
+/// The class a traced target belongs to, as reftrace writes targets:
+/// `Receiver.name` for the member lookups, `Decl.name(desc)ret` for
+/// `Method.invoke` and `Constructor.newInstance`, `Decl.field` for the
+/// `Field` accessors, the class itself for the APIs that take or make
+/// one. `None` for the loads by name, and for APIs whose target is no
+/// class of the program's.
+fn target_class<'a>(api: &str, target: &'a str) -> Option<&'a str> {
+    match api {
+        "Class.getMethod"
+        | "Class.getDeclaredMethod"
+        | "Class.getField"
+        | "Class.getDeclaredField"
+        | "Class.getConstructor"
+        | "Class.getDeclaredConstructor"
+        | "Field.get"
+        | "Field.set" => target.rsplit_once('.').map(|x| x.0),
+        "Method.invoke" | "Method.invoke.dispatch" | "Constructor.newInstance" => {
+            target.split('(').next()?.rsplit_once('.').map(|x| x.0)
+        }
+        "Class.getMethods"
+        | "Class.getDeclaredMethods"
+        | "Class.getFields"
+        | "Class.getDeclaredFields"
+        | "Class.getConstructors"
+        | "Class.getDeclaredConstructors"
+        | "Class.newInstance"
+        | "Array.newInstance"
+        | "Proxy.newProxyInstance" => Some(target),
+        _ => None,
+    }
 }
 
 /// The tuples of relation `rel` whose `column` is one of `keys`, none if
@@ -667,6 +745,17 @@ pub fn render_text(c: &Check, trace_name: &str) -> String {
         .edges
         .iter()
         .filter(|e| e.outcome == Outcome::Failed)
+        .count();
+    let absent: BTreeSet<&str> = c
+        .edges
+        .iter()
+        .filter(|e| e.outcome == Outcome::ClassAbsent)
+        .filter_map(|e| target_class(&e.edge.api, &e.edge.target))
+        .collect();
+    let absent_edges = c
+        .edges
+        .iter()
+        .filter(|e| e.outcome == Outcome::ClassAbsent)
         .count();
     let _ = writeln!(
         s,
@@ -738,6 +827,18 @@ pub fn render_text(c: &Check, trace_name: &str) -> String {
         s,
         "generated at run time ($$Lambda, $Proxy): {generated}; calls that threw (a missing class or member): {failed}"
     );
+    if absent_edges > 0 {
+        let classes = if absent.len() == 1 {
+            "class"
+        } else {
+            "classes"
+        };
+        let _ = writeln!(
+            s,
+            "edges to classes the class path lacks (defined from bytes during the run, or missing from the class path): {absent_edges}, into {} {classes}",
+            absent.len()
+        );
+    }
     let missed: Vec<&Judged> = c
         .edges
         .iter()
@@ -808,6 +909,7 @@ fn outcome_label(o: &Outcome) -> &'static str {
         Outcome::Found => "found",
         Outcome::Missed(m) => m.label(),
         Outcome::Generated => "generated",
+        Outcome::ClassAbsent => "class-absent",
         Outcome::Failed => "failed",
     }
 }
@@ -890,7 +992,32 @@ pub fn render_json(c: &Check) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::member_name;
+    use super::{member_name, target_class};
+
+    #[test]
+    fn a_traced_target_belongs_to_its_class() {
+        let class = |api, target| target_class(api, target);
+        assert_eq!(class("Class.getMethod", "a.B$C.run"), Some("a.B$C"));
+        assert_eq!(
+            class("Class.getConstructor", "abc$py.<init>"),
+            Some("abc$py")
+        );
+        assert_eq!(
+            class("Method.invoke", "a.B.run(Ljava/lang/String;)V"),
+            Some("a.B")
+        );
+        assert_eq!(
+            class(
+                "Constructor.newInstance",
+                "a.B$$0.<init>([Ljava/lang/Object;)V"
+            ),
+            Some("a.B$$0")
+        );
+        assert_eq!(class("Field.get", "a.B.count"), Some("a.B"));
+        assert_eq!(class("Class.getMethods", "a.B"), Some("a.B"));
+        assert_eq!(class("Array.newInstance", "int"), Some("int"));
+        assert_eq!(class("Class.forName", "a.B"), None);
+    }
 
     #[test]
     fn member_names_of_method_and_field_signatures() {
