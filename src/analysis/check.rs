@@ -598,29 +598,30 @@ fn missing_classes(
         .filter(|(_, e)| !is_generated(&e.target))
         .map(|(n, e)| (n, db.id("T", &e.target)))
         .collect();
+    undefined(db, asked)
+}
+
+/// Of the `asked` edges, each with its class (a `T` element, `None` for a
+/// name the database does not hold), the indexes of those whose class
+/// the database's class path does not define: a class is defined when it
+/// declares a method (every class has a constructor) or has modifiers
+/// (every interface is abstract).
+fn undefined(
+    db: &mut Database,
+    asked: Vec<(usize, Option<u64>)>,
+) -> Result<BTreeSet<usize>, DatabaseError> {
     let named: BTreeSet<u64> = asked.iter().filter_map(|a| a.1).collect();
-    let defined = defined_classes(db, &named)?;
+    let mut defined: BTreeSet<u64> = BTreeSet::new();
+    if !named.is_empty() {
+        for rel in ["declaresMethod", "classModifier"] {
+            defined.extend(rows_with(db, rel, 0, &named)?.into_iter().map(|t| t[0]));
+        }
+    }
     Ok(asked
         .into_iter()
         .filter(|(_, t)| t.is_none_or(|t| !defined.contains(&t)))
         .map(|(n, _)| n)
         .collect())
-}
-
-/// Of `classes` (`T` elements), those the database's class path defines:
-/// a class is defined when it declares a method (every class has a
-/// constructor) or has modifiers (every interface is abstract).
-fn defined_classes(
-    db: &mut Database,
-    classes: &BTreeSet<u64>,
-) -> Result<BTreeSet<u64>, DatabaseError> {
-    let mut defined: BTreeSet<u64> = BTreeSet::new();
-    if !classes.is_empty() {
-        for rel in ["declaresMethod", "classModifier"] {
-            defined.extend(rows_with(db, rel, 0, classes)?.into_iter().map(|t| t[0]));
-        }
-    }
-    Ok(defined)
 }
 
 /// The indexes in `edges` of the edges (other than the loads by name,
@@ -640,13 +641,7 @@ fn absent_classes(
         .filter(|(_, c)| c.contains('.') && !c.ends_with("[]") && !is_jdk_class(c))
         .map(|(n, c)| (n, db.id("T", c)))
         .collect();
-    let named: BTreeSet<u64> = asked.iter().filter_map(|a| a.1).collect();
-    let defined = defined_classes(db, &named)?;
-    Ok(asked
-        .into_iter()
-        .filter(|(_, t)| t.is_none_or(|t| !defined.contains(&t)))
-        .map(|(n, _)| n)
-        .collect())
+    undefined(db, asked)
 }
 
 /// The class a traced target belongs to, as reftrace writes targets:

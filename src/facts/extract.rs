@@ -1755,19 +1755,37 @@ impl FactsBuilder {
             .iter()
             .filter_map(|x| self.methods.get(x.1))
             .collect();
-        let var_handle_lookups: Vec<u32> = api::VAR_HANDLE_LOOKUPS
-            .iter()
-            .map(|x| x.1)
-            .chain([api::VAR_HANDLE_ARRAY])
-            .filter_map(|x| self.methods.get(x))
-            .collect();
-        let field_updater = self.methods.get(api::FIELD_UPDATER_NEW);
-        let handle_lookups: Vec<u32> = api::HANDLE_LOOKUPS
-            .iter()
-            .map(|x| x.1)
-            .chain([api::HANDLE_BIND_TO, api::HANDLE_INSERT_ARGUMENTS])
-            .filter_map(|x| self.methods.get(x))
-            .collect();
+        // The calls that make a handle, each with what it makes and its type.
+        let methods = |sigs: Vec<&str>| -> Vec<u32> {
+            sigs.into_iter()
+                .filter_map(|x| self.methods.get(x))
+                .collect()
+        };
+        let handles: [(Vec<u32>, &str, &str); 3] = [
+            (
+                methods(
+                    (api::HANDLE_LOOKUPS.iter().map(|x| x.1))
+                        .chain([api::HANDLE_BIND_TO, api::HANDLE_INSERT_ARGUMENTS])
+                        .collect(),
+                ),
+                "method handle",
+                "java.lang.invoke.MethodHandle",
+            ),
+            (
+                methods(
+                    (api::VAR_HANDLE_LOOKUPS.iter().map(|x| x.1))
+                        .chain([api::VAR_HANDLE_ARRAY])
+                        .collect(),
+                ),
+                "var handle",
+                "java.lang.invoke.VarHandle",
+            ),
+            (
+                methods(vec![api::FIELD_UPDATER_NEW]),
+                "field updater",
+                "java.util.concurrent.atomic.AtomicReferenceFieldUpdater",
+            ),
+        ];
         for i in 0..self.sites.len() as u32 {
             let target = self.sites[i as usize].target;
             if let Some((_, ty)) = array_targets.iter().find(|(m, _)| *m == target) {
@@ -1786,29 +1804,11 @@ impl FactsBuilder {
                 );
                 self.add(R::UnknownClassObject, &[i, h]);
             }
-            if handle_lookups.contains(&target) {
-                let h = self.new_heap(
-                    None,
-                    format!("{} method handle", self.site_name(i)),
-                    "java.lang.invoke.MethodHandle",
-                );
-                self.add(R::HandleObject, &[i, h]);
-            }
-            if var_handle_lookups.contains(&target) {
-                let h = self.new_heap(
-                    None,
-                    format!("{} var handle", self.site_name(i)),
-                    "java.lang.invoke.VarHandle",
-                );
-                self.add(R::HandleObject, &[i, h]);
-            }
-            if field_updater == Some(target) {
-                let h = self.new_heap(
-                    None,
-                    format!("{} field updater", self.site_name(i)),
-                    "java.util.concurrent.atomic.AtomicReferenceFieldUpdater",
-                );
-                self.add(R::HandleObject, &[i, h]);
+            for (makers, what, ty) in &handles {
+                if makers.contains(&target) {
+                    let h = self.new_heap(None, format!("{} {what}", self.site_name(i)), ty);
+                    self.add(R::HandleObject, &[i, h]);
+                }
             }
         }
     }
