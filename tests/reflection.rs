@@ -1060,7 +1060,7 @@ fn bad_specifications_and_roots_are_reported() {
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
          (classes with a main method: Annotated, Arity, ArrayElements, Assumed, BoundHandles, Bundles, \
-         Callbacks, Casts, Computed, Concatenated, and 47 more)\n"
+         Callbacks, Casts, Computed, Concatenated, and 49 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),
@@ -1116,6 +1116,8 @@ const JAVA_BASE_GROUP: &[&str] = &[
     "Trampolined",
     "ParamAnnotations",
     "UrlLoaders",
+    "Futures",
+    "Definer",
 ];
 
 /// The database of `JAVA_BASE_GROUP` (the fixture sets `reflection` and
@@ -1525,6 +1527,43 @@ fn var_handles_write_and_read_fields_and_array_elements() {
         &["--no-model", "var-handles"],
     );
     assert_eq!(objects(query(dir.path(), &off, reads)), ["0 tuples"; 7]);
+}
+
+/// A class name passed through a `CompletableFuture` (fixture `Futures`):
+/// `complete` stores it with `RESULT.compareAndSet`, a `VarHandle`
+/// (queries/models/var-handles.dl), and `join` reads the field back.
+/// Against java.base the `forName` loads exactly the class the run
+/// loaded; before the model the store was lost and the site had no
+/// target.
+#[test]
+fn a_name_passed_through_a_completable_future_reaches_for_name_against_the_jdk_java_base() {
+    exports_the_trace_against_java_base("Futures", 1);
+}
+
+/// A class loader that defines a class of the class path from its class
+/// file's bytes under its name (fixture `Definer`,
+/// `ClassLoader.defineClass(name, bytes, 0, n)`, `classNameArg` in
+/// reflection.dl): the definition has that class, and the reflective
+/// calls on it are exactly the run's (tests/data/traces/Definer.tsv;
+/// reftrace does not trace `defineClass` itself). Before, the site was
+/// reported as a class made during the run, and the calls on its class
+/// had no target.
+#[test]
+fn a_class_defined_under_a_known_name_is_the_class_path_class_against_the_jdk_java_base() {
+    let exported = refract(&["export", "targets", &java_base_db().display().to_string()]);
+    let own: Vec<&str> = exported
+        .lines()
+        .filter(|l| l.starts_with("Definer\t"))
+        .collect();
+    assert_eq!(
+        own,
+        [
+            "Definer\tdefine\t(Ljava/lang/String;)Ljava/lang/Class;\t30\t17\tClassLoader.defineClass\tr.Upper",
+            "Definer\tmain\t([Ljava/lang/String;)V\t18\t23\tClass.getDeclaredConstructor\tr.Upper.<init>",
+            "Definer\tmain\t([Ljava/lang/String;)V\t25\t23\tConstructor.newInstance\tr.Upper.<init>()V",
+            "Definer\tmain\t([Ljava/lang/String;)V\t45\t24\tClass.forName\tr.Upper",
+        ]
+    );
 }
 
 /// A `URLClassLoader` loads by name as any class loader does (fixture

@@ -225,8 +225,30 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
             resolution: Resolution::Unresolved,
         };
         if let Some(&label) = calls.definition_of.get(&m) {
+            // A definition under a name the analysis knows has the class
+            // path's class of that name (classNameArg in reflection.dl);
+            // any other defines a class made during the run.
             if reach.contains(&caller) {
-                definitions.push(bare(label));
+                let mut ts = targets
+                    .get(&("classObjects", i))
+                    .cloned()
+                    .unwrap_or_default();
+                ts.sort_unstable();
+                ts.dedup();
+                if ts.is_empty() {
+                    definitions.push(bare(label));
+                } else {
+                    let resolution = if partial.contains(&i) {
+                        Resolution::Partial
+                    } else {
+                        Resolution::Full
+                    };
+                    sites.push(Site {
+                        targets: ts,
+                        resolution,
+                        ..bare(label)
+                    });
+                }
             }
             continue;
         }
