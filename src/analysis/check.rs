@@ -731,27 +731,13 @@ const WIDEST_SHOWN: usize = 10;
 pub fn render_text(c: &Check, trace_name: &str) -> String {
     use std::fmt::Write as _;
     let mut s = String::new();
-    let generated = c
-        .edges
-        .iter()
-        .filter(|e| e.outcome == Outcome::Generated)
-        .count();
-    let failed = c
-        .edges
-        .iter()
-        .filter(|e| e.outcome == Outcome::Failed)
-        .count();
-    let absent: BTreeSet<&str> = c
-        .edges
-        .iter()
-        .filter(|e| e.outcome == Outcome::ClassAbsent)
+    let with = |o: Outcome| c.edges.iter().filter(move |e| e.outcome == o);
+    let generated = with(Outcome::Generated).count();
+    let failed = with(Outcome::Failed).count();
+    let absent_edges = with(Outcome::ClassAbsent).count();
+    let absent: BTreeSet<&str> = with(Outcome::ClassAbsent)
         .filter_map(|e| target_class(&e.edge.api, &e.edge.target))
         .collect();
-    let absent_edges = c
-        .edges
-        .iter()
-        .filter(|e| e.outcome == Outcome::ClassAbsent)
-        .count();
     let _ = writeln!(
         s,
         "trace {trace_name}: {} edges at {} sites; {} of the sites are reachable in the database",
