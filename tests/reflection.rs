@@ -1815,6 +1815,9 @@ fn a_specification_takes_effect_in_every_resolving_variant() {
 /// that `ArrayList.toArray(new Upper[0])` asks for with its argument's
 /// class (the summary of `toArray` keeps `a.getClass()`). The launcher
 /// loads the main class and looks up its `main` (`queries/models/launcher.dl`).
+/// The run's fourth array, made in `HashMap.prepareArray` for
+/// `keySet().toArray(new String[0])`, is in code that the container model
+/// answers at the program's call: `refract check` counts it apart.
 #[test]
 fn arrays_copy_of_in_java_base_makes_arrays_of_its_arguments_components() {
     let dir = tempfile::tempdir().unwrap();
@@ -1831,10 +1834,24 @@ fn arrays_copy_of_in_java_base_makes_arrays_of_its_arguments_components() {
          sun.launcher.LauncherHelper\tvalidateMainClass\t(Ljava/lang/Class;)V\t16\t864\tClass.getMethod\tCopyOf.main\n"
     );
     let trace = root().join("tests/data/traces/CopyOf.tsv");
-    let check = refract(&["check", &db, &trace.display().to_string()]);
+    let trace = trace.display().to_string();
+    let check = refract(&["check", &db, &trace]);
     assert!(
         check.contains("Array.newInstance                 0/0      -          3/3   1.00\n"),
         "{check}"
+    );
+    assert!(
+        check.ends_with(
+            "edges in the JDK's collection code, which the container model answers at its callers: 1\n"
+        ),
+        "{check}"
+    );
+    let rows = refract(&["check", &db, &trace, "--format", "tsv"]);
+    assert!(
+        rows.contains(
+            "java.util.HashMap\tprepareArray\t([Ljava/lang/Object;)[Ljava/lang/Object;\t19\t-\tArray.newInstance\tjava.lang.String\tjdk\tsummarised\n"
+        ),
+        "{rows}"
     );
 }
 

@@ -19,6 +19,11 @@
 //! JDK): the program defined them from bytes during the run (jython's
 //! compiled scripts, `StringIO$py`; jnr-ffi's generated stubs), or the
 //! database was built from a class path without them. So are
+//! edges inside the JDK's collection classes that the call graph does not
+//! reach because the container model (`src/models/containers.rs`)
+//! answers the calls into them at their callers: `HashMap$KeySet.toArray`
+//! makes its array by `Array.newInstance`, but the model gives the caller
+//! the array it passed, holding the elements, and makes no `KeySet`. So are
 //! calls that threw: a `forName` the trace marks failed, and a member
 //! lookup (`getMethod("__get__")`) of a name that the receiver's class
 //! and its supertypes in the class path do not declare, which throws
@@ -85,6 +90,10 @@ pub enum Outcome {
     /// lacks and that is not the JDK's: defined from bytes at run time,
     /// or missing from the class path given.
     ClassAbsent,
+    /// Its caller is code of a JDK collection class (a `Collection` or a
+    /// `Map`) that the call graph does not reach, because the container
+    /// model answers the calls into it where they are made.
+    Summarised,
     /// The call threw (`forName` of a class that does not exist, a
     /// lookup of a member that does not exist).
     Failed,
@@ -357,6 +366,7 @@ pub fn check(
     let mut missing = missing_members(db, &edges)?;
     missing.extend(missing_classes(db, &edges)?);
     let absent = absent_classes(db, &edges)?;
+    let summarised = summarised_classes(db, &edges)?;
     let invokes_at = |e: &TracedEdge| -> Vec<u64> {
         match &e.caller {
             Caller::Exact { .. } => index
@@ -390,7 +400,14 @@ pub fn check(
         } else if !modelled.contains(edge.api.as_str()) {
             Outcome::Missed(Missed::NotModelled)
         } else {
-            index.judge(&edge, &candidates, &mut matched)
+            match index.judge(&edge, &candidates, &mut matched) {
+                Outcome::Missed(Missed::NotReachable)
+                    if summarised.contains(edge.caller.class()) =>
+                {
+                    Outcome::Summarised
+                }
+                judged => judged,
+            }
         };
         if matches!(outcome, Outcome::Found | Outcome::Missed(_)) {
             let e = out.per_api.entry(edge.api.clone()).or_default();
@@ -644,6 +661,43 @@ fn absent_classes(
     undefined(db, asked)
 }
 
+/// The callers' classes, of those of `edges`, whose code the container
+/// model answers at its callers: the JDK's classes that implement
+/// `java.util.Collection` or `java.util.Map` (the views and immutable
+/// collections among them), when the database was analysed with the
+/// model. The model makes no object of a view's class or an immutable
+/// collection's (a view is an object of its own at the call site, typed
+/// as the method declares), so their code is reached only where an
+/// unmodelled caller makes one.
+fn summarised_classes(
+    db: &mut Database,
+    edges: &[TracedEdge],
+) -> Result<BTreeSet<String>, DatabaseError> {
+    let off = db.option("no-model").unwrap_or("");
+    if off.split(',').any(|m| m == "containers") {
+        return Ok(BTreeSet::new());
+    }
+    let roots: BTreeSet<u64> = ["java.util.Collection", "java.util.Map"]
+        .iter()
+        .filter_map(|c| db.id("T", c))
+        .collect();
+    let callers: BTreeMap<u64, &str> = (edges.iter())
+        .map(|e| e.caller.class())
+        .filter(|c| is_jdk_class(c))
+        .filter_map(|c| db.id("T", c).map(|t| (t, c)))
+        .collect();
+    if roots.is_empty() || callers.is_empty() {
+        return Ok(BTreeSet::new());
+    }
+    let keys: BTreeSet<u64> = callers.keys().copied().collect();
+    // aT(super, sub): the callers' supertypes.
+    Ok(rows_with(db, "aT", 1, &keys)?
+        .into_iter()
+        .filter(|t| roots.contains(&t[0]))
+        .filter_map(|t| callers.get(&t[1]).map(|c| c.to_string()))
+        .collect())
+}
+
 /// The class a traced target belongs to, as reftrace writes targets:
 /// `Receiver.name` for the member lookups, `Decl.name(desc)ret` for
 /// `Method.invoke` and `Constructor.newInstance`, `Decl.field` for the
@@ -735,6 +789,7 @@ pub fn render_text(c: &Check, trace_name: &str) -> String {
     let generated = with(Outcome::Generated).count();
     let failed = with(Outcome::Failed).count();
     let absent_edges = with(Outcome::ClassAbsent).count();
+    let summarised = with(Outcome::Summarised).count();
     let absent: BTreeSet<&str> = with(Outcome::ClassAbsent)
         .filter_map(|e| target_class(&e.edge.api, &e.edge.target))
         .collect();
@@ -820,6 +875,12 @@ pub fn render_text(c: &Check, trace_name: &str) -> String {
             absent.len()
         );
     }
+    if summarised > 0 {
+        let _ = writeln!(
+            s,
+            "edges in the JDK's collection code, which the container model answers at its callers: {summarised}"
+        );
+    }
     let missed: Vec<&Judged> = c
         .edges
         .iter()
@@ -891,6 +952,7 @@ fn outcome_label(o: &Outcome) -> &'static str {
         Outcome::Missed(m) => m.label(),
         Outcome::Generated => "generated",
         Outcome::ClassAbsent => "class-absent",
+        Outcome::Summarised => "summarised",
         Outcome::Failed => "failed",
     }
 }
