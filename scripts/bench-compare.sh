@@ -56,7 +56,7 @@ run() {
         freetts)
             # shellcheck disable=SC2046
             "$bin" analyze $(ls /usr/share/java/freetts-1.2.2.jar /usr/share/java/cmu*-1.2.2.jar /usr/share/java/en_us-1.2.2.jar) \
-                --main com.sun.speech.freetts.FreeTTS --jdk auto -q -o "$db"
+                --main com.sun.speech.freetts.FreeTTS --jdk auto --reflection points-to -q -o "$db"
             du -sk "$db" | cut -f1 > "$out.db"
             "$bin" export targets "$db" > "$out"; rm -rf "$db" ;;
         *) echo "unknown benchmark $bench" >&2; exit 2 ;;

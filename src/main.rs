@@ -165,7 +165,8 @@ enum Command {
     ///   casts      points-to, plus casts of newInstance results
     ///   sound      points-to, plus a specification file (--spec)
     ///   infer      casts, plus names built by concatenation and members
-    ///              inferred where they are used (beyond the paper)
+    ///              inferred where they are used (beyond the paper; the
+    ///              default)
     ///
     /// --member-arrays adds SOLAR's model of getMethods() and the like, and of
     /// the classes metaobjects give (getParameterTypes(), getType(), ...), to
@@ -210,7 +211,7 @@ enum Command {
         #[arg(long, default_value = "auto")]
         jdk: JdkChoice,
         /// How reflective calls are resolved.
-        #[arg(long, default_value = "points-to")]
+        #[arg(long, default_value = "infer")]
         reflection: refract::analysis::Variant,
         /// The contexts of the points-to analysis: insensitive (one set of
         /// objects per variable), 1-call-site (a method analysed once per
