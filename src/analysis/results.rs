@@ -214,40 +214,39 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
         let Some(&(caller, bci, line)) = calls.locs.get(&i) else {
             continue;
         };
-        // A site with no target.
-        let bare = |api| Site {
-            invoke: i,
-            api,
-            caller,
-            bci,
-            line,
-            targets: Vec::new(),
-            resolution: Resolution::Unresolved,
+        // The site with these targets, resolved fully, partly (a name
+        // from outside the program reaches it too) or not at all.
+        let site = |api, mut ts: Vec<Target>| {
+            ts.sort_unstable();
+            ts.dedup();
+            let resolution = if ts.is_empty() {
+                Resolution::Unresolved
+            } else if partial.contains(&i) {
+                Resolution::Partial
+            } else {
+                Resolution::Full
+            };
+            Site {
+                invoke: i,
+                api,
+                caller,
+                bci,
+                line,
+                targets: ts,
+                resolution,
+            }
         };
         if let Some(&label) = calls.definition_of.get(&m) {
             // A definition under a name the analysis knows has the class
             // path's class of that name (classNameArg in reflection.dl);
             // any other defines a class made during the run.
             if reach.contains(&caller) {
-                let mut ts = targets
-                    .get(&("classObjects", i))
-                    .cloned()
-                    .unwrap_or_default();
-                ts.sort_unstable();
-                ts.dedup();
-                if ts.is_empty() {
-                    definitions.push(bare(label));
+                let known = targets.get(&("classObjects", i)).cloned();
+                let s = site(label, known.unwrap_or_default());
+                if s.targets.is_empty() {
+                    definitions.push(s);
                 } else {
-                    let resolution = if partial.contains(&i) {
-                        Resolution::Partial
-                    } else {
-                        Resolution::Full
-                    };
-                    sites.push(Site {
-                        targets: ts,
-                        resolution,
-                        ..bare(label)
-                    });
+                    sites.push(s);
                 }
             }
             continue;
@@ -256,32 +255,15 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
             continue;
         };
         if !reach.contains(&caller) {
-            unreachable.push(bare(label));
+            unreachable.push(site(label, Vec::new()));
             continue;
         }
-        let mut ts: Vec<Target> = APIS
+        let ts = APIS
             .iter()
             .filter(|a| a.0 == label)
             .flat_map(|a| targets.get(&(a.1, i)).cloned().unwrap_or_default())
             .collect();
-        ts.sort_unstable();
-        ts.dedup();
-        let resolution = if ts.is_empty() {
-            Resolution::Unresolved
-        } else if partial.contains(&i) {
-            Resolution::Partial
-        } else {
-            Resolution::Full
-        };
-        sites.push(Site {
-            invoke: i,
-            api: label,
-            caller,
-            bci,
-            line,
-            targets: ts,
-            resolution,
-        });
+        sites.push(site(label, ts));
     }
     let (variant, spec_only, completion) = configuration(db)?;
     Ok(Results {
