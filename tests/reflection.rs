@@ -1060,7 +1060,7 @@ fn bad_specifications_and_roots_are_reported() {
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
          (classes with a main method: Annotated, Arity, ArrayElements, Assumed, BoundHandles, Bundles, \
-         Callbacks, Casts, Computed, Concatenated, and 49 more)\n"
+         Callbacks, Casts, Computed, Concatenated, and 50 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),
@@ -1118,6 +1118,7 @@ const JAVA_BASE_GROUP: &[&str] = &[
     "UrlLoaders",
     "Futures",
     "Definer",
+    "Modules",
 ];
 
 /// The database of `JAVA_BASE_GROUP` (the fixture sets `reflection` and
@@ -1562,6 +1563,30 @@ fn a_class_defined_under_a_known_name_is_the_class_path_class_against_the_jdk_ja
             "Definer\tmain\t([Ljava/lang/String;)V\t18\t23\tClass.getDeclaredConstructor\tr.Upper.<init>",
             "Definer\tmain\t([Ljava/lang/String;)V\t25\t23\tConstructor.newInstance\tr.Upper.<init>()V",
             "Definer\tmain\t([Ljava/lang/String;)V\t45\t24\tClass.forName\tr.Upper",
+        ]
+    );
+}
+
+/// `Class.forName(Module, String)` finds only the classes of the module
+/// it is given (fixture `Modules`, reflection.dl's `moduleAdmits`): the
+/// class path's `r.Upper` in the unnamed module of `Modules.class`, and
+/// `java.util.ArrayList` in java.base, the module of `Object.class`. Asked
+/// of the other module, each call returns null, and has no target. (The
+/// traced run shows all four names: reftrace reports the name that
+/// `forName(Module, String)` was given, as that overload never throws.)
+/// Before, each call loaded both classes.
+#[test]
+fn for_name_with_a_module_finds_only_that_modules_classes_against_the_jdk_java_base() {
+    let exported = refract(&["export", "targets", &java_base_db().display().to_string()]);
+    let own: Vec<&str> = exported
+        .lines()
+        .filter(|l| l.starts_with("Modules\t"))
+        .collect();
+    assert_eq!(
+        own,
+        [
+            "Modules\tmain\t([Ljava/lang/String;)V\t15\t11\tClass.forName\tr.Upper",
+            "Modules\tmain\t([Ljava/lang/String;)V\t30\t13\tClass.forName\tjava.util.ArrayList",
         ]
     );
 }
