@@ -114,7 +114,7 @@ fn schema_describes_relations_and_query_answers_once() {
          \x20 stored in vP0.bdd\n\
          newInstanceTargets (invoke:I0, type:T0)\n\
          \x20 stored in newInstanceTargets.bdd\n\
-         \x20 queries/reflection.dl:191: newInstanceTargets(i, t) :- newInstanceCandidate(i, t), siteModule(i, y), !ctorDeniedFrom(y, t).\n\
+         \x20 queries/reflection.dl:200: newInstanceTargets(i, t) :- newInstanceCandidate(i, t), siteModule(i, y), !ctorDeniedFrom(y, t).\n\
          memberPlaceholder (invoke:I0, heap:H0)\n"
     );
     assert_eq!(
@@ -764,8 +764,8 @@ fn explain_prints_the_derivation_of_a_tuple() {
         cut.stdout,
         format!(
             "reach(\"<r.Upper: void <init>()>\")  [queries/contexts/insensitive.dl:13]\n\
-             \x20 IEr(\"{site}\", \"<r.Upper: void <init>()>\")  [queries/reflection.dl:231]\n\
-             \x20   newInstanceTargets(\"{site}\", \"r.Upper\")  [queries/reflection.dl:191]\n\
+             \x20 IEr(\"{site}\", \"<r.Upper: void <init>()>\")  [queries/reflection.dl:273]\n\
+             \x20   newInstanceTargets(\"{site}\", \"r.Upper\")  [queries/reflection.dl:200]\n\
              \x20     newInstanceCandidate(\"{site}\", \"r.Upper\")  \
              [not explained within the search's bounds]\n\
              \x20     siteModule(\"{site}\", \"<unnamed>\")  \
