@@ -1551,13 +1551,8 @@ fn a_name_passed_through_a_completable_future_reaches_for_name_against_the_jdk_j
 /// had no target.
 #[test]
 fn a_class_defined_under_a_known_name_is_the_class_path_class_against_the_jdk_java_base() {
-    let exported = refract(&["export", "targets", &java_base_db().display().to_string()]);
-    let own: Vec<&str> = exported
-        .lines()
-        .filter(|l| l.starts_with("Definer\t"))
-        .collect();
     assert_eq!(
-        own,
+        group_targets("Definer"),
         [
             "Definer\tdefine\t(Ljava/lang/String;)Ljava/lang/Class;\t30\t17\tClassLoader.defineClass\tr.Upper",
             "Definer\tmain\t([Ljava/lang/String;)V\t18\t23\tClass.getDeclaredConstructor\tr.Upper.<init>",
@@ -1577,18 +1572,24 @@ fn a_class_defined_under_a_known_name_is_the_class_path_class_against_the_jdk_ja
 /// Before, each call loaded both classes.
 #[test]
 fn for_name_with_a_module_finds_only_that_modules_classes_against_the_jdk_java_base() {
-    let exported = refract(&["export", "targets", &java_base_db().display().to_string()]);
-    let own: Vec<&str> = exported
-        .lines()
-        .filter(|l| l.starts_with("Modules\t"))
-        .collect();
     assert_eq!(
-        own,
+        group_targets("Modules"),
         [
             "Modules\tmain\t([Ljava/lang/String;)V\t15\t11\tClass.forName\tr.Upper",
             "Modules\tmain\t([Ljava/lang/String;)V\t30\t13\tClass.forName\tjava.util.ArrayList",
         ]
     );
+}
+
+/// The exported targets of fixture `main`'s own sites in the shared
+/// java.base database (`JAVA_BASE_GROUP`).
+fn group_targets(main: &str) -> Vec<String> {
+    let exported = refract(&["export", "targets", &java_base_db().display().to_string()]);
+    let own = format!("{main}\t");
+    (exported.lines())
+        .filter(|l| l.starts_with(&own))
+        .map(str::to_string)
+        .collect()
 }
 
 /// A `URLClassLoader` loads by name as any class loader does (fixture
