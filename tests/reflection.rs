@@ -65,6 +65,7 @@ const IDIOMS: &[&str] = &[
     "Inferred",
     "Introspection",
     "Selected",
+    "Narrowed",
     "Signatures",
     "Sinks",
     "Privileged",
@@ -833,6 +834,33 @@ fn the_annotation_parser_makes_parameter_and_nested_annotations_against_java_bas
     let missed = check.split("missed edges").nth(1).unwrap_or("");
     assert!(!missed.contains("ParamAnnotations"), "{check}");
     assert!(!missed.contains("AnnotationParser"), "{check}");
+}
+
+/// A member test narrows the real metaobjects that reach it, in every
+/// variant that makes them (`Narrowed`): the block behind
+/// `m.getName().startsWith("al")` calls `alpha()` and not `beta()`, the
+/// one behind `Modifier.isStatic` reads `count` and not `size`. The
+/// static edges at the traced run's sites are then exactly its own
+/// (tests/data/traces/Narrowed.tsv); before, the two blocks had both
+/// members each.
+#[test]
+fn member_tests_narrow_real_metaobjects_to_the_traced_edges() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = empty_spec(dir.path());
+    let trace = root().join("tests/data/traces/Narrowed.tsv");
+    for variant in ["points-to", "infer"] {
+        let db = dir.path().join(format!("{variant}.db"));
+        analyze("Narrowed", variant, &spec, &db);
+        let check = refract(&[
+            "check",
+            &db.display().to_string(),
+            &trace.display().to_string(),
+        ]);
+        assert!(
+            check.contains("static edges at the traced sites: 4 (the run took 4 there)\n"),
+            "{variant}: {check}"
+        );
+    }
 }
 
 /// A lambda made by `altMetafactory` with a marker interface and
