@@ -487,11 +487,27 @@ fn calls_behind_a_null_test_are_guarded_by_the_tested_variable() {
     );
 }
 
-/// A builder's appends are in order only where they run on every path,
-/// once: xalan's setter names append "set", then "Xml" behind a branch,
-/// then the attribute's letters in a loop. The name starts with "set"
-/// alone, and fits the methods named so (before, the branch's "Xml" was
-/// read as part of the start, and no method fit).
+/// A count of parameters read into a local before the tests of the name
+/// and compared after them, past the merge that `||` leaves (jython's
+/// PyJavaType.checkBeanMethod; fixture `Beans`), tests the member's
+/// arity: the length of `getParameterTypes()` is kept in the `int` local
+/// while every path into the merge brings the same one.
+#[test]
+fn a_count_of_parameters_kept_in_a_local_tests_the_members_arity() {
+    let f = facts_of(&[fixture("reflection")]);
+    let main = "<Beans: void main(java.lang.String[])>";
+    let name = format!("{main}[64@L38] name startsWith \"add\" or name startsWith \"put\"");
+    let one = format!("{main}[70@L38] parameters 1");
+    assert_eq!(
+        rows(&f, "memberFilter", main),
+        [
+            format!("{main}/l5@30|64\t{main}/l5@30\t{name}"),
+            format!("{main}/l5@30|70\t{main}/l5@30|64\t{one}"),
+        ]
+    );
+    assert_eq!(rows(&f, "filterArity", &one), [format!("{one}\t1")]);
+}
+
 /// Inside `if (m.getName().startsWith("test"))` the member is a fresh
 /// variable that a member filter defines from it
 /// (src/ir/member_tests.rs); the filter lets through every method, of
@@ -641,6 +657,11 @@ fn a_test_of_a_members_name_gives_it_a_filtered_variable_inside_the_branch() {
     );
 }
 
+/// A builder's appends are in order only where they run on every path,
+/// once: xalan's setter names append "set", then "Xml" behind a branch,
+/// then the attribute's letters in a loop. The name starts with "set"
+/// alone, and fits the methods named so (before, the branch's "Xml" was
+/// read as part of the start, and no method fit).
 #[test]
 fn appends_behind_a_branch_or_in_a_loop_leave_only_the_known_start() {
     let f = facts_of(&[fixture("reflection")]);

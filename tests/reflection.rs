@@ -66,6 +66,7 @@ const IDIOMS: &[&str] = &[
     "Introspection",
     "Selected",
     "Narrowed",
+    "Beans",
     "Signatures",
     "Sinks",
     "Privileged",
@@ -863,6 +864,26 @@ fn member_tests_narrow_real_metaobjects_to_the_traced_edges() {
     }
 }
 
+/// A count of parameters kept in a local (`Beans`, jython's idiom)
+/// narrows `infer`'s placeholder of `getMethods()` with the tests of the
+/// name: the adder of one parameter is called with an `Item`, and no
+/// `Part` is made for the adder of two. The static edges at the traced
+/// run's sites are exactly its own (tests/data/traces/Beans.tsv).
+#[test]
+fn a_count_of_parameters_kept_in_a_local_narrows_to_the_traced_edges() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("beans.db");
+    analyze("Beans", "infer", &empty_spec(dir.path()), &db);
+    let trace = root().join("tests/data/traces/Beans.tsv");
+    let db = db.display().to_string();
+    let check = refract(&["check", &db, &trace.display().to_string()]);
+    assert!(
+        check.contains("static edges at the traced sites: 4 (the run took 4 there)\n"),
+        "{check}"
+    );
+    assert!(!refract(&["export", "targets", &db]).contains("Part"));
+}
+
 /// A lambda made by `altMetafactory` with a marker interface and
 /// `Serializable` implements both: the casts to them keep it, and the
 /// call of `run` on the cast variable reaches the lambda's body.
@@ -1087,8 +1108,8 @@ fn bad_specifications_and_roots_are_reported() {
     assert_eq!(
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
-         (classes with a main method: Annotated, Arity, ArrayElements, Assumed, BoundHandles, Bundles, \
-         Callbacks, Casts, Computed, Concatenated, and 50 more)\n"
+         (classes with a main method: Annotated, Arity, ArrayElements, Assumed, Beans, BoundHandles, \
+         Bundles, Callbacks, Casts, Computed, and 52 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),

@@ -45,6 +45,12 @@ enum Val {
     /// An `int` constant (`iconst`, `bipush`, `sipush`, `ldc`): the length
     /// of an array allocation and the index of an array store.
     IntConst(i32),
+    /// The length of the array a variable holds (`arraylength`), kept
+    /// through `int` locals until a merge or an `iinc`: jython's
+    /// `int n = m.getParameterTypes().length` at the top of a method,
+    /// compared with 1 after the tests of the name, is a test of the
+    /// member's number of parameters ([`member_test`]).
+    Length(Var),
     Float,
     Long,
     Double,
@@ -87,7 +93,10 @@ impl Val {
         match (self, other) {
             (a, b) if a == b => a,
             (Val::Null, Val::Ref(v)) | (Val::Ref(v), Val::Null) => Val::Ref(v),
-            (Val::Int | Val::IntConst(_), Val::Int | Val::IntConst(_)) => Val::Int,
+            (
+                Val::Int | Val::IntConst(_) | Val::Length(_),
+                Val::Int | Val::IntConst(_) | Val::Length(_),
+            ) => Val::Int,
             _ => Val::Top,
         }
     }
@@ -392,7 +401,9 @@ struct PendingMemberTest {
 ///   it did) right after a call that tests a member;
 /// - `if_icmpne` (continue when equal) or `if_icmpeq` (jump when equal)
 ///   comparing a count of parameters with a constant, or `ifne`/`ifeq`
-///   right after `getParameterCount()` (a count of 0);
+///   on one (a count of 0): `getParameterCount()` just before, or the
+///   length of `getParameterTypes()`, read where it is compared or kept
+///   in an `int` local since ([`Val::Length`]);
 /// - `if_acmpne` (continue when the same) or `if_acmpeq` (jump when the
 ///   same) comparing a member's type with a class constant.
 ///
@@ -422,32 +433,31 @@ fn member_test(
     };
     let (passed, (member, test)) = match last.op {
         op::IFEQ | op::IFNE => {
-            let call = call_at(2)?;
-            if let Some(t) = member_tests::member_test(known, call, call_at(3)) {
-                (if last.op == op::IFEQ { next } else { jump }, t)
+            // Where the count is 0: `ifeq` jumps, `ifne` goes on.
+            let zero = if last.op == op::IFEQ { jump } else { next };
+            if let Some(Val::Length(v)) = st.stack.last() {
+                let t = member_tests::arity_test(known, member_tests::Count::Length(*v), 0)?;
+                (zero, t)
             } else {
-                let t = member_tests::arity_test(known, member_tests::Count::Call(call), 0)?;
-                (if last.op == op::IFEQ { jump } else { next }, t)
+                let call = call_at(2)?;
+                if let Some(t) = member_tests::member_test(known, call, call_at(3)) {
+                    (if last.op == op::IFEQ { next } else { jump }, t)
+                } else {
+                    let t = member_tests::arity_test(known, member_tests::Count::Call(call), 0)?;
+                    (zero, t)
+                }
             }
         }
         op::IF_ICMPEQ | op::IF_ICMPNE => {
-            // A constant: iconst_*, bipush or sipush.
-            let Operand::Int(n) = insn(2)?.operand else {
-                return None;
-            };
-            let count = if insn(3)?.op == op::ARRAYLENGTH {
-                let array = insn(4)?;
-                match (array.op, &array.operand) {
-                    (op::ALOAD | op::ALOAD_0..=op::ALOAD_3, Operand::Local(k)) => {
-                        let Some(Val::Ref(v)) = st.locals.get(*k as usize) else {
-                            return None;
-                        };
-                        member_tests::Count::Length(*v)
-                    }
-                    _ => member_tests::Count::Length(call_at(4)?.result?),
+            // An array's length (`params.length`, read where it is
+            // compared or kept in a local since) on either side of a
+            // constant, or a constant after `getParameterCount()`.
+            let (count, n) = match st.stack[..] {
+                [.., Val::Length(v), Val::IntConst(n)] | [.., Val::IntConst(n), Val::Length(v)] => {
+                    (member_tests::Count::Length(v), n)
                 }
-            } else {
-                member_tests::Count::Call(call_at(3)?)
+                [.., _, Val::IntConst(n)] => (member_tests::Count::Call(call_at(3)?), n),
+                _ => return None,
             };
             let t = member_tests::arity_test(known, count, n)?;
             (if last.op == op::IF_ICMPEQ { jump } else { next }, t)
@@ -613,6 +623,13 @@ fn merge_states(
         let Some(k) = kinds[b].as_ref() else { continue };
         let pc = cfg.insns[cfg.blocks[b].start].pc;
         let mut st = k.clone();
+        // Pass 1's lengths name its variable 0: past a merge, a length is
+        // any number.
+        for v in st.locals.iter_mut().chain(st.stack.iter_mut()) {
+            if let Val::Length(_) = v {
+                *v = Val::Int;
+            }
+        }
         for (slot, v) in st.locals.iter_mut().enumerate() {
             if let Val::Ref(_) = v {
                 let phi = ir.new_var(format!("phi:l{slot}@{pc}"), "java.lang.Object");
@@ -734,6 +751,29 @@ impl<'a> VariablePass<'a> {
         }
     }
 
+    /// Keeps in merge block `b`'s int locals the array length that every
+    /// path into it brings ([`Val::Length`]), where every predecessor is
+    /// translated (none comes back around a loop): javac's `||` and `&&`
+    /// conditions merge between the length's `istore` and its test.
+    fn keep_lengths(&self, b: usize, st: &mut State) {
+        for (k, slot) in st.locals.iter_mut().enumerate() {
+            if *slot != Val::Int {
+                continue;
+            }
+            let mut brought = (self.blocks.preds[b].iter()).map(|&q| {
+                self.exits[q]
+                    .as_ref()
+                    .and_then(|e| e.locals.get(k).copied())
+            });
+            let Some(Some(first @ Val::Length(_))) = brought.next() else {
+                continue;
+            };
+            if brought.all(|x| x == Some(first)) {
+                *slot = first;
+            }
+        }
+    }
+
     /// The test that every predecessor of merge block `b` passed to enter
     /// it, when all are tests of one member (`a || b`): what passes any
     /// of them.
@@ -764,6 +804,9 @@ impl<'a> VariablePass<'a> {
         let mut st = if let Some(p) = &self.phis[b] {
             self.note_aliases(b, p);
             let mut st = p.clone();
+            if !cfg.handler_type.contains_key(&b) {
+                self.keep_lengths(b, &mut st);
+            }
             if let Some(t) = self.passed_by_every_predecessor(b) {
                 filter_member(ir, &mut self.aliases, &mut st, &t);
             }
@@ -1215,7 +1258,14 @@ impl Translator<'_> {
             op::NEW | op::ANEWARRAY | op::NEWARRAY | op::MULTIANEWARRAY => {
                 self.new_insn(st, insn)?
             }
-            op::ARRAYLENGTH | op::INSTANCEOF => {
+            op::ARRAYLENGTH => {
+                let array = self.pop(st, insn)?;
+                st.stack.push(match array {
+                    Val::Ref(v) => Val::Length(v),
+                    _ => Val::Int,
+                });
+            }
+            op::INSTANCEOF => {
                 self.pop(st, insn)?;
                 st.stack.push(Val::Int);
             }
@@ -1266,7 +1316,14 @@ impl Translator<'_> {
                     Val::Long
                 });
             }
-            op::IINC => {}
+            op::IINC => {
+                // The local no longer holds what it held (an array's length).
+                if let Operand::Iinc(n, _) = insn.operand {
+                    if let Some(v @ Val::Length(_)) = st.locals.get_mut(n as usize) {
+                        *v = Val::Int;
+                    }
+                }
+            }
             op::I2L..=op::I2S => {
                 self.pop(st, insn)?;
                 st.stack.push(match o {
@@ -1390,7 +1447,10 @@ impl Translator<'_> {
             None => return self.fail(insn, format!("local {n} out of range")),
         };
         let v = match kind {
-            0 => Val::Int,
+            0 => match v {
+                Val::Length(a) => Val::Length(a),
+                _ => Val::Int,
+            },
             1 => Val::Long,
             2 => Val::Float,
             3 => Val::Double,
