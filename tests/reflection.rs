@@ -98,6 +98,17 @@ fn empty_spec(dir: &Path) -> PathBuf {
     spec
 }
 
+/// `refract check` of `db` against the traced run of fixture `main`
+/// (tests/data/traces/MAIN.tsv).
+fn check_against_its_trace(db: &Path, main: &str) -> String {
+    let trace = root().join(format!("tests/data/traces/{main}.tsv"));
+    refract(&[
+        "check",
+        &db.display().to_string(),
+        &trace.display().to_string(),
+    ])
+}
+
 fn analyze(main: &str, variant: &str, spec: &Path, db: &Path) {
     analyze_with(main, variant, spec, db, &[]);
 }
@@ -848,15 +859,10 @@ fn the_annotation_parser_makes_parameter_and_nested_annotations_against_java_bas
 fn member_tests_narrow_real_metaobjects_to_the_traced_edges() {
     let dir = tempfile::tempdir().unwrap();
     let spec = empty_spec(dir.path());
-    let trace = root().join("tests/data/traces/Narrowed.tsv");
     for variant in ["points-to", "infer"] {
         let db = dir.path().join(format!("{variant}.db"));
         analyze("Narrowed", variant, &spec, &db);
-        let check = refract(&[
-            "check",
-            &db.display().to_string(),
-            &trace.display().to_string(),
-        ]);
+        let check = check_against_its_trace(&db, "Narrowed");
         assert!(
             check.contains("static edges at the traced sites: 4 (the run took 4 there)\n"),
             "{variant}: {check}"
@@ -874,9 +880,8 @@ fn a_count_of_parameters_kept_in_a_local_narrows_to_the_traced_edges() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("beans.db");
     analyze("Beans", "infer", &empty_spec(dir.path()), &db);
-    let trace = root().join("tests/data/traces/Beans.tsv");
+    let check = check_against_its_trace(&db, "Beans");
     let db = db.display().to_string();
-    let check = refract(&["check", &db, &trace.display().to_string()]);
     assert!(
         check.contains("static edges at the traced sites: 4 (the run took 4 there)\n"),
         "{check}"

@@ -46,7 +46,8 @@ enum Val {
     /// of an array allocation and the index of an array store.
     IntConst(i32),
     /// The length of the array a variable holds (`arraylength`), kept
-    /// through `int` locals until a merge or an `iinc`: jython's
+    /// through `int` locals until an `iinc`, or a merge that not every
+    /// path brings it to (`VariablePass::keep_lengths`): jython's
     /// `int n = m.getParameterTypes().length` at the top of a method,
     /// compared with 1 after the tests of the name, is a test of the
     /// member's number of parameters ([`member_test`]).
