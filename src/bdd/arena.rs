@@ -64,16 +64,25 @@ impl Arena {
     /// lends its node array.
     pub fn starting_from(bdd: Cow<Bdd>, hint: usize) -> Self {
         let nodes = bdd.into_owned().to_nodes();
-        let mut unique = UniqueTable::new(nodes.len() + hint);
-        for i in 2..nodes.len() {
-            unique.insert_distinct(&nodes, i);
-        }
+        let unique = UniqueTable::of_distinct(&nodes, hint);
+        Arena::from_parts(nodes, unique)
+    }
+
+    /// An arena over `nodes` whose unique table `unique` already records
+    /// each of them (kept from the merge that built them, see
+    /// [`super::apply::or_growing`]): nothing is hashed again.
+    pub(crate) fn from_parts(nodes: Vec<BddNode>, unique: UniqueTable) -> Self {
         Arena {
             nodes,
             unique,
             ite_memo: FxHashMap::default(),
             garbage: true,
         }
+    }
+
+    /// The node array and its unique table, the arena given up.
+    pub(crate) fn into_parts(self) -> (Vec<BddNode>, UniqueTable) {
+        (self.nodes, self.unique)
     }
 
     /// The number of nodes stored, terminals and garbage included.

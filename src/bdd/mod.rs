@@ -40,8 +40,8 @@ mod tables;
 mod varset;
 
 pub use apply::{
-    and, and_exists, and_exists3, and_exists_within, and_not, and_not_all, exists, or, or_into,
-    or_owned, relprod,
+    and, and_exists, and_exists3, and_exists_within, and_not, and_not_all, compact, exists,
+    live_size, or, or_growing, or_into, or_owned, relprod, MergeTable,
 };
 pub use arena::{mk_false, mk_true, CollisionError};
 pub use biodivine_lib_bdd::{Bdd, BddVariable};

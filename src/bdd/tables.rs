@@ -231,6 +231,16 @@ impl UniqueTable {
         BddPointer::from_index(i)
     }
 
+    /// A table recording every node of `nodes` (distinct, as in any
+    /// reduced BDD), with room for about `more` new ones.
+    pub(crate) fn of_distinct(nodes: &[BddNode], more: usize) -> Self {
+        let mut unique = UniqueTable::new(nodes.len() + more);
+        for i in 2..nodes.len() {
+            unique.insert_distinct(nodes, i);
+        }
+        unique
+    }
+
     /// Records `nodes[i]`, known to be distinct from every node recorded.
     pub(crate) fn insert_distinct(&mut self, nodes: &[BddNode], i: usize) {
         if (self.len + 1) * 2 > self.slots.len() {

@@ -29,7 +29,7 @@ use super::program::{Literal, Program, RelId};
 use super::stratify::{stratify, Stratum};
 use crate::bdd::{
     self, count, exists, mk_false, mk_true, node_count, relprod, rename, rename_owned, Bdd,
-    BddVariable, DomainSpec, Layout, LayoutBuilder,
+    BddVariable, DomainSpec, Layout, LayoutBuilder, MergeTable,
 };
 use num_bigint::BigUint;
 use rayon::prelude::*;
@@ -306,7 +306,7 @@ impl Solver {
         &self,
         index: usize,
         iteration: u64,
-        merged: &[(RelId, Bdd, Bdd)],
+        merged: &[(RelId, Bdd, Bdd, Option<MergeTable>)],
         times: IterationTimes,
     ) {
         let observers: Vec<&dyn Observer> = self.observers().collect();
@@ -314,11 +314,12 @@ impl Solver {
             return;
         }
         let growing: Vec<Growth> = (merged.iter())
-            .filter(|(_, new, _)| !new.is_false())
-            .map(|(rel, new, next)| Growth {
+            .filter(|(_, new, _, _)| !new.is_false())
+            .map(|(rel, new, next, _)| Growth {
                 relation: self.prog.relations[*rel].name.as_str(),
                 new_nodes: new.size(),
-                nodes: next.size(),
+                // Without what the merges left behind (see `bdd::MergeTable`).
+                nodes: bdd::live_size(next),
             })
             .collect();
         let end = IterationEnd {
@@ -539,6 +540,8 @@ impl Solver {
             .filter(|&i| plans[i].is_recursive())
             .collect();
         let saturating = saturating_rules(&plans, &recursive);
+        let mut growth: HashMap<RelId, MergeTable> = HashMap::new();
+        let mut grown: HashSet<RelId> = HashSet::new();
         // Whether the last iteration's new tuples were saturated.
         let mut saturated = false;
         let mut iterations = 0;
@@ -566,12 +569,20 @@ impl Solver {
             let inner = self.saturate(&plans, &statics, &saturating, &mut new)?;
             saturated = !saturating.is_empty();
             let saturate_time = saturate_start.elapsed();
-            let merged: Vec<(RelId, Bdd, Bdd)> = (stratum.relations.par_iter())
-                .map(|&rel| {
+            // Each relation keeps its unique table from one merge to the
+            // next (see `bdd::MergeTable`).
+            let work: Vec<(RelId, Option<MergeTable>)> = (stratum.relations.iter())
+                .map(|&rel| (rel, growth.remove(&rel)))
+                .collect();
+            let merged: Vec<(RelId, Bdd, Bdd, Option<MergeTable>)> = (work.into_par_iter())
+                .map(|(rel, g)| {
                     let full = &self.rels[rel];
                     match new.get(&rel) {
-                        Some(n) if !n.is_false() => (rel, n.clone(), bdd::or(full, n)),
-                        _ => (rel, mk_false(nv), full.clone()),
+                        Some(n) if !n.is_false() => {
+                            let (grown, g) = bdd::or_growing(Cow::Borrowed(full), n, g);
+                            (rel, n.clone(), grown, g)
+                        }
+                        _ => (rel, mk_false(nv), full.clone(), g),
                     }
                 })
                 .collect();
@@ -582,10 +593,20 @@ impl Solver {
                 saturation_steps: inner,
             };
             self.report_iteration(index, iterations, &merged, times);
-            for (rel, delta, full) in merged {
+            for (rel, delta, full, g) in merged {
                 let old = std::mem::replace(&mut self.rels[rel], full);
                 versions.insert(rel, Versions { old, delta });
+                if let Some(g) = g {
+                    growth.insert(rel, g);
+                    grown.insert(rel);
+                }
             }
+        }
+        // What the merges replaced is dropped once, at the end.
+        drop(versions);
+        for rel in grown {
+            let full = std::mem::replace(&mut self.rels[rel], mk_false(nv));
+            self.rels[rel] = bdd::compact(full);
         }
         Ok(iterations)
     }
@@ -807,7 +828,9 @@ impl Solver {
                     }),
             }
         };
-        let mut result = mk_true(nv);
+        // The first join reads its operand as it stands where it projects
+        // nothing (a copy of a whole relation otherwise).
+        let mut result: Cow<Bdd> = Cow::Owned(mk_true(nv));
         let mut fused = false;
         for (i, step) in steps.iter().enumerate() {
             if std::mem::take(&mut fused) {
@@ -822,9 +845,9 @@ impl Solver {
                     fused = with_next;
                     r
                 }
-                Step::AndNot(n) => bdd::and_not(&result, &statics.negs[*n]),
-                Step::And(c) => bdd::and(&result, &p.cmps[*c].bdd),
-                Step::Exists(q) => exists(&result, q),
+                Step::AndNot(n) => Cow::Owned(bdd::and_not(&result, &statics.negs[*n])),
+                Step::And(c) => Cow::Owned(bdd::and(&result, &p.cmps[*c].bdd)),
+                Step::Exists(q) => Cow::Owned(exists(&result, q)),
             };
             if self.steps_wanted {
                 self.report_join(
@@ -838,11 +861,11 @@ impl Solver {
                 );
             }
             if result.is_false() {
-                return Ok(result);
+                return Ok(result.into_owned());
             }
         }
         let t = Instant::now();
-        let out = self.head(p, result)?;
+        let out = self.head(p, result.into_owned())?;
         if self.steps_wanted {
             self.report_other(p.rule, "head", t.elapsed());
         }
@@ -978,7 +1001,7 @@ fn join_step<'a>(
     i: usize,
     operand_of: &dyn Fn(usize, Source) -> Result<&'a Bdd>,
     run_once: bool,
-) -> Result<(Bdd, bool)> {
+) -> Result<(Cow<'a, Bdd>, bool)> {
     let Step::Join {
         factor,
         source,
@@ -1016,17 +1039,19 @@ fn join_step<'a>(
         if run_once && projects && last_pair && !quantify.is_empty() {
             let cap = (result.size() * FIRST_JOIN_GROWTH).max(FIRST_JOIN_FLOOR);
             if let Some(r) = bdd::and_exists_within(result, operand, quantify, cap) {
-                return Ok((r, false));
+                return Ok((Cow::Owned(r), false));
             }
         }
         if let Some(r) = bdd::and_exists3(result, operand, b, &both) {
-            return Ok((r, true));
+            return Ok((Cow::Owned(r), true));
         }
     }
-    let r = if result.is_true() {
-        exists(operand, quantify)
+    let r = if result.is_true() && quantify.is_empty() {
+        Cow::Borrowed(operand)
+    } else if result.is_true() {
+        Cow::Owned(exists(operand, quantify))
     } else {
-        relprod(result, operand, quantify)
+        Cow::Owned(relprod(result, operand, quantify))
     };
     Ok((r, false))
 }

@@ -50,7 +50,9 @@ struct Saturation<'a> {
     /// What the last steps found, not yet folded into `new`.
     recent: HashMap<RelId, Bdd>,
     /// `new` prepared as each of `others`, kept until `new` changes.
-    new_prepared: HashMap<Subgoal, Bdd>,
+    /// `None` where preparing changes nothing: the subgoal reads `new`
+    /// itself (a copy of it otherwise).
+    new_prepared: HashMap<Subgoal, Option<Bdd>>,
     /// Steps taken, and where the time went.
     profile: SaturationEnd,
 }
@@ -187,14 +189,17 @@ impl Solver {
         let missing: Vec<Subgoal> = (run.others.iter().copied())
             .filter(|k| !run.new_prepared.contains_key(k))
             .collect();
-        let fresh: Vec<(Subgoal, Bdd)> = missing
+        let fresh: Vec<(Subgoal, Option<Bdd>)> = missing
             .par_iter()
             .map(|&(pi, atom)| {
                 let a = &plans[pi].atoms[atom];
                 let t = Instant::now();
                 let b = match new.get(&a.rel) {
-                    Some(n) => self.prepare_atom(a, n)?.into_owned(),
-                    None => mk_false(nv),
+                    Some(n) => match self.prepare_atom(a, n)? {
+                        Cow::Borrowed(_) => None,
+                        Cow::Owned(b) => Some(b),
+                    },
+                    None => Some(mk_false(nv)),
                 };
                 if self.steps_wanted {
                     self.report_other(plans[pi].rule, "prepare new", t.elapsed());
@@ -298,7 +303,8 @@ impl Solver {
         let key = (s.plan, other);
         let parts = [
             known.fulls.get(&key).map(|b| &**b),
-            known.new_prepared.get(&key),
+            (known.new_prepared.get(&key))
+                .and_then(|b| b.as_ref().or_else(|| known.new.get(&p.atoms[other].rel))),
             known.recent_prepared.get(&key).map(|b| &**b),
         ];
         let mut acc = mk_false(self.layout.num_vars());
@@ -338,7 +344,7 @@ struct Known<'a, 'r> {
     /// What the iteration found before the last fold.
     new: &'a HashMap<RelId, Bdd>,
     /// `new` prepared as the other subgoals of complete rules.
-    new_prepared: &'a HashMap<Subgoal, Bdd>,
+    new_prepared: &'a HashMap<Subgoal, Option<Bdd>>,
     /// What the steps since the last fold found.
     recent: &'a HashMap<RelId, Bdd>,
     /// `recent` prepared as the other subgoals of complete rules.
