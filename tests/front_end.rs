@@ -508,6 +508,29 @@ fn a_count_of_parameters_kept_in_a_local_tests_the_members_arity() {
     assert_eq!(rows(&f, "filterArity", &one), [format!("{one}\t1")]);
 }
 
+/// `EventListener.class.isAssignableFrom(types[0])` (fixture
+/// `Listeners`, jython's test of a bean event's adder) tests the type of
+/// the member's first parameter: it is `EventListener` or a subtype.
+#[test]
+fn a_class_assignable_from_a_parameter_type_tests_the_member() {
+    let f = facts_of(&[fixture("reflection")]);
+    let main = "<Listeners: void main(java.lang.String[])>";
+    let one = format!("{main}[65@L38] parameters 1");
+    let below = format!("{main}[77@L38] parameter 0 below java.util.EventListener");
+    assert_eq!(
+        rows(&f, "memberFilter", main),
+        [
+            format!("{main}/l6@52|65\t{main}/l6@52\t{one}"),
+            format!("{main}/l6@52|77\t{main}/l6@52|65\t{below}"),
+        ]
+    );
+    assert_eq!(
+        rows(&f, "filterParameterBelow", &below),
+        [format!("{below}\t0\tjava.util.EventListener")]
+    );
+    assert!(rows(&f, "filterParameter", &below).is_empty());
+}
+
 /// Inside `if (m.getName().startsWith("test"))` the member is a fresh
 /// variable that a member filter defines from it
 /// (src/ir/member_tests.rs); the filter lets through every method, of
@@ -674,6 +697,7 @@ fn appends_behind_a_branch_or_in_a_loop_leave_only_the_known_start() {
             "<Holders$Box: void set(java.lang.Object)>",
             "<Introspection$Task: void setLevel(Introspection$Level)>",
             "<Introspection$Task: void setPath(Introspection$Path)>",
+            "<Listeners$Button: void setLabel(java.lang.Object)>",
             "<r.Bean: void setName(java.lang.String)>",
             "<r.Bean: void setSize(int)>",
             "<r.Checks: void setUp()>",

@@ -67,6 +67,7 @@ const IDIOMS: &[&str] = &[
     "Selected",
     "Narrowed",
     "Beans",
+    "Listeners",
     "Signatures",
     "Sinks",
     "Privileged",
@@ -889,6 +890,26 @@ fn a_count_of_parameters_kept_in_a_local_narrows_to_the_traced_edges() {
     assert!(!refract(&["export", "targets", &db]).contains("Part"));
 }
 
+/// `EventListener.class.isAssignableFrom(types[0])` (`Listeners`,
+/// jython's test of a bean event's adder) narrows `infer`'s placeholder
+/// of `getMethods()` to the adder whose parameter is a listener: the
+/// argument, from an array that also holds a `String`, would admit
+/// `setLabel(Object)` too. The static edges at the traced run's sites are
+/// exactly its own (tests/data/traces/Listeners.tsv).
+#[test]
+fn a_parameter_assignable_to_a_class_narrows_to_the_traced_edges() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("listeners.db");
+    analyze("Listeners", "infer", &empty_spec(dir.path()), &db);
+    let check = check_against_its_trace(&db, "Listeners");
+    let db = db.display().to_string();
+    assert!(
+        check.contains("static edges at the traced sites: 2 (the run took 2 there)\n"),
+        "{check}"
+    );
+    assert!(!refract(&["export", "targets", &db]).contains("setLabel"));
+}
+
 /// A lambda made by `altMetafactory` with a marker interface and
 /// `Serializable` implements both: the casts to them keep it, and the
 /// call of `run` on the cast variable reaches the lambda's body.
@@ -1114,7 +1135,7 @@ fn bad_specifications_and_roots_are_reported() {
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
          (classes with a main method: Annotated, Arity, ArrayElements, Assumed, Beans, BoundHandles, \
-         Bundles, Callbacks, Casts, Computed, and 52 more)\n"
+         Bundles, Callbacks, Casts, Computed, and 53 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),

@@ -764,23 +764,28 @@ mod tests {
         }
     }
 
+    /// A source of pseudo-random minterms over all of `vars` (xorshift
+    /// from `seed`).
+    fn minterms(vars: &BddVariableSet, mut seed: u64) -> impl FnMut() -> Bdd + '_ {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let mut f = vars.mk_true();
+            for v in 0..vars.num_vars() {
+                let lit = vars.mk_var(BddVariable::from_index(v.into()));
+                f = f.and(&if (seed >> v) & 1 == 1 { lit } else { lit.not() });
+            }
+            f
+        }
+    }
+
     #[test]
     fn merging_a_small_disjunct_agrees_with_biodivine() {
         // A large relation and a few new tuples; the result must be
         // canonical: as small as biodivine's.
         let vars = BddVariableSet::new_anonymous(16);
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut minterm = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let mut f = vars.mk_true();
-            for v in 0..16 {
-                let lit = vars.mk_var(BddVariable::from_index(v));
-                f = f.and(&if (seed >> v) & 1 == 1 { lit } else { lit.not() });
-            }
-            f
-        };
+        let mut minterm = minterms(&vars, 0x2545_F491_4F6C_DD1D);
         let known: Vec<Bdd> = (0..300).map(|_| minterm()).collect();
         let big = known.iter().fold(vars.mk_false(), |f, m| f.or(m));
         for n in [1, 2, 5] {
@@ -812,18 +817,7 @@ mod tests {
     #[test]
     fn merges_that_keep_their_table_agree_with_biodivine() {
         let vars = BddVariableSet::new_anonymous(12);
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut minterm = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let mut f = vars.mk_true();
-            for v in 0..12 {
-                let lit = vars.mk_var(BddVariable::from_index(v));
-                f = f.and(&if (seed >> v) & 1 == 1 { lit } else { lit.not() });
-            }
-            f
-        };
+        let mut minterm = minterms(&vars, 0x9E37_79B9_7F4A_7C15);
         let mut expected = (0..50).fold(vars.mk_false(), |f, _| f.or(&minterm()));
         let mut grown = expected.clone();
         let mut table = None;

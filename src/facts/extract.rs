@@ -1031,6 +1031,16 @@ impl FactsBuilder {
                             let t = self.types.intern(t);
                             self.add(R::FilterParameter, &[h, k, t]);
                         }
+                        Passes::TypeBelow(t) => {
+                            let t = self.types.intern(t);
+                            self.add(R::FilterTypeBelow, &[h, t]);
+                        }
+                        Passes::ParameterBelow(k, t) => {
+                            let k = (*k).min(MAX_PARAMETERS);
+                            self.max_z = self.max_z.max(k);
+                            let t = self.types.intern(t);
+                            self.add(R::FilterParameterBelow, &[h, k, t]);
+                        }
                     }
                 }
                 if test.any_of.iter().any(|p| matches!(p, Passes::Name { .. })) {
@@ -1985,6 +1995,8 @@ fn describe_passes(passes: &Passes) -> String {
         Passes::Arity(n) => format!("parameters {n}"),
         Passes::Type(t) => format!("type {t}"),
         Passes::Parameter(k, t) => format!("parameter {k} {t}"),
+        Passes::TypeBelow(t) => format!("type below {t}"),
+        Passes::ParameterBelow(k, t) => format!("parameter {k} below {t}"),
     }
 }
 

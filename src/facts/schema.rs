@@ -399,6 +399,12 @@ relations! {
     FilterParameter => "filterParameter",
         [("filter", "H"), ("num", "Z"), ("type", "T")],
         "the member filter lets through the methods and constructors whose parameter at that index has that type";
+    FilterTypeBelow => "filterTypeBelow",
+        [("filter", "H"), ("type", "T")],
+        "the member filter lets through the methods whose return type, and the fields whose type, is that type or a subtype (`isAssignableFrom`)";
+    FilterParameterBelow => "filterParameterBelow",
+        [("filter", "H"), ("num", "Z"), ("type", "T")],
+        "the member filter lets through the methods and constructors whose parameter at that index has that type or a subtype (`isAssignableFrom`)";
     LocaleVariant => "localeVariant",
         [("base", "T"), ("variant", "T")],
         "the variant's name is the base's, `_` and a locale (a resource bundle's name for that locale)";

@@ -24,6 +24,11 @@
 //!   an element of `getParameterTypes()` at a constant index returned
 //!   ([`type_test`]).
 //!
+//! - `isAssignableFrom` on a class constant, of one of those member
+//!   types (`EventListener.class.isAssignableFrom(ps[0])`): the type is
+//!   the constant's or a subtype's ([`Passes::TypeBelow`],
+//!   [`Passes::ParameterBelow`]).
+//!
 //! A block that ends with `if_acmpeq`/`if_acmpne` comparing those two
 //! tests the same (`m.getReturnType() == void.class`). A block that ends
 //! with `if_icmpeq`/`if_icmpne` comparing a constant
@@ -138,6 +143,12 @@ pub enum Passes {
     /// This type of the parameter at this index (a method or a
     /// constructor; 0 the first), by binary name.
     Parameter(u32, String),
+    /// A return type (a method) or type (a field) that is this type or a
+    /// subtype of it (`isAssignableFrom`).
+    TypeBelow(String),
+    /// A type of the parameter at this index that is this type or a
+    /// subtype of it (`isAssignableFrom`).
+    ParameterBelow(u32, String),
 }
 
 /// A test of a member.
@@ -214,6 +225,9 @@ pub fn member_test(
         ("java.lang.String", _, _) => name_test(known, call),
         ("java.lang.Class" | "java.lang.Object", "equals", "(Ljava/lang/Object;)Z") => {
             type_test(known, call.receiver?, (*call.args.first()?)?)
+        }
+        ("java.lang.Class", "isAssignableFrom", "(Ljava/lang/Class;)Z") => {
+            assignable_test(known, call.receiver?, (*call.args.first()?)?)
         }
         (_, "isAnnotationPresent", "(Ljava/lang/Class;)Z") => {
             let member_class = member_class(class)?;
@@ -309,6 +323,24 @@ pub fn type_test(known: &Known, a: Var, b: Var) -> Option<(Var, MemberTest)> {
         (None, Some(ty)) => (ty.to_string(), a),
         _ => return None,
     };
+    typed_member(known, typed, ty, false)
+}
+
+/// The member variable and the test, when `C.class.isAssignableFrom(x)`
+/// asks whether `x`, a member's type as [`type_test`] reads it, is `C`
+/// or a subtype of `C`. The member is given resolved.
+pub fn assignable_test(known: &Known, class: Var, typed: Var) -> Option<(Var, MemberTest)> {
+    let ty = class_constant(known.definition(class)?)?.to_string();
+    if class_constant(known.definition(typed)?).is_some() {
+        return None;
+    }
+    typed_member(known, typed, ty, true)
+}
+
+/// The member whose type `typed` holds (its return type, its field
+/// type, or a parameter's type at a constant index) and the test that
+/// the type is `ty` (a subtype of `ty` where `below`).
+fn typed_member(known: &Known, typed: Var, ty: String, below: bool) -> Option<(Var, MemberTest)> {
     // The member a call without arguments asked, and its class.
     let asker = |inv: &Invoke| {
         let member = known.resolve(inv.receiver?);
@@ -321,16 +353,24 @@ pub fn type_test(known: &Known, a: Var, b: Var) -> Option<(Var, MemberTest)> {
             ..
         } => match known.definition(*base)? {
             Stmt::Invoke(inv) if inv.target.name == "getParameterTypes" => {
-                (inv, Passes::Parameter(u32::try_from(*k).ok()?, ty))
+                let k = u32::try_from(*k).ok()?;
+                let passes = match below {
+                    false => Passes::Parameter(k, ty),
+                    true => Passes::ParameterBelow(k, ty),
+                };
+                (inv, passes)
             }
             _ => return None,
         },
+        Stmt::Invoke(inv) if below => (inv, Passes::TypeBelow(ty)),
         Stmt::Invoke(inv) => (inv, Passes::Type(ty)),
         _ => return None,
     };
     let (member, class) = asker(query)?;
     let asks_type = match &passes {
-        Passes::Parameter(..) => query.target.desc == "()[Ljava/lang/Class;",
+        Passes::Parameter(..) | Passes::ParameterBelow(..) => {
+            query.target.desc == "()[Ljava/lang/Class;"
+        }
         _ => {
             matches!(
                 (query.target.name.as_str(), class),
@@ -658,6 +698,33 @@ mod tests {
             type_test(&known, 9, 3),
             Some((7, MemberTest::new(CTOR, want)))
         );
+        // `String.class.isAssignableFrom(c.getParameterTypes()[1])`, and of
+        // `m.getReturnType()`; a constant's own question is no test.
+        let below = Passes::ParameterBelow(1, "java.lang.String".into());
+        assert_eq!(
+            assignable_test(&known, 3, 9),
+            Some((7, MemberTest::new(CTOR, below)))
+        );
+        let below = Passes::TypeBelow("java.lang.String".into());
+        assert_eq!(
+            assignable_test(&known, 3, 1),
+            Some((0, MemberTest::new(METHOD, below)))
+        );
+        let assignable = "(Ljava/lang/Class;)Z";
+        let from = call(
+            "java.lang.Class",
+            "isAssignableFrom",
+            assignable,
+            3,
+            vec![Some(6)],
+        );
+        let below = Passes::TypeBelow("java.lang.String".into());
+        assert_eq!(
+            test_of(&stmts, &from, None),
+            Some((5, MemberTest::new(FIELD, below)))
+        );
+        assert_eq!(assignable_test(&known, 9, 3), None);
+        assert_eq!(assignable_test(&known, 3, 2), None);
         // An element at an unknown index, two constants, two types: nothing.
         assert_eq!(type_test(&known, 10, 3), None);
         assert_eq!(type_test(&known, 2, 3), None);
