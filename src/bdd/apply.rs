@@ -130,12 +130,12 @@ pub struct MergeTable {
 }
 
 /// `big ∨ small`, for a `big` that grows by a series of such merges: as
-/// [`or_into`], but the unique table of `big`'s nodes is `growth`, kept
+/// [`or_into`], but the unique table of `big`'s nodes is `table`, kept
 /// from the merge that returned `big`, and the nodes that the new paths
 /// replace stay in the result's array (see [`MergeTable`]). Returns the
 /// result and the table to pass to the next merge into it; `None` where
 /// the result was compacted. A `table` that does not belong to `big`
-/// (another size) is not used.
+/// (another size or root) is not used: the table is built again.
 pub fn or_growing(
     big: Cow<Bdd>,
     small: &Bdd,

@@ -540,7 +540,9 @@ impl Solver {
             .filter(|&i| plans[i].is_recursive())
             .collect();
         let saturating = saturating_rules(&plans, &recursive);
-        let mut growth: HashMap<RelId, MergeTable> = HashMap::new();
+        // Each relation's unique table, kept from one merge into it to the
+        // next (see `bdd::MergeTable`), and the relations merged so.
+        let mut tables: HashMap<RelId, MergeTable> = HashMap::new();
         let mut grown: HashSet<RelId> = HashSet::new();
         // Whether the last iteration's new tuples were saturated.
         let mut saturated = false;
@@ -569,20 +571,18 @@ impl Solver {
             let inner = self.saturate(&plans, &statics, &saturating, &mut new)?;
             saturated = !saturating.is_empty();
             let saturate_time = saturate_start.elapsed();
-            // Each relation keeps its unique table from one merge to the
-            // next (see `bdd::MergeTable`).
             let work: Vec<(RelId, Option<MergeTable>)> = (stratum.relations.iter())
-                .map(|&rel| (rel, growth.remove(&rel)))
+                .map(|&rel| (rel, tables.remove(&rel)))
                 .collect();
             let merged: Vec<(RelId, Bdd, Bdd, Option<MergeTable>)> = (work.into_par_iter())
-                .map(|(rel, g)| {
+                .map(|(rel, table)| {
                     let full = &self.rels[rel];
                     match new.get(&rel) {
                         Some(n) if !n.is_false() => {
-                            let (grown, g) = bdd::or_growing(Cow::Borrowed(full), n, g);
-                            (rel, n.clone(), grown, g)
+                            let (next, table) = bdd::or_growing(Cow::Borrowed(full), n, table);
+                            (rel, n.clone(), next, table)
                         }
-                        _ => (rel, mk_false(nv), full.clone(), g),
+                        _ => (rel, mk_false(nv), full.clone(), table),
                     }
                 })
                 .collect();
@@ -593,16 +593,16 @@ impl Solver {
                 saturation_steps: inner,
             };
             self.report_iteration(index, iterations, &merged, times);
-            for (rel, delta, full, g) in merged {
+            for (rel, delta, full, table) in merged {
                 let old = std::mem::replace(&mut self.rels[rel], full);
                 versions.insert(rel, Versions { old, delta });
-                if let Some(g) = g {
-                    growth.insert(rel, g);
+                if let Some(table) = table {
+                    tables.insert(rel, table);
                     grown.insert(rel);
                 }
             }
         }
-        // What the merges replaced is dropped once, at the end.
+        // What the merges replaced and left in the relations goes now.
         drop(versions);
         for rel in grown {
             let full = std::mem::replace(&mut self.rels[rel], mk_false(nv));
