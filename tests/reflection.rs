@@ -99,15 +99,20 @@ fn empty_spec(dir: &Path) -> PathBuf {
     spec
 }
 
-/// `refract check` of `db` against the traced run of fixture `main`
-/// (tests/data/traces/MAIN.tsv).
-fn check_against_its_trace(db: &Path, main: &str) -> String {
+/// Analyzes fixture `main` under `variant` and asserts, by `refract
+/// check` against its traced run (tests/data/traces/MAIN.tsv), that its
+/// static edges at the run's sites are the run's `edges` there; returns
+/// the exported targets.
+fn assert_static_edges_are_the_traced(main: &str, variant: &str, edges: usize) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join(format!("{variant}.db"));
+    analyze(main, variant, &empty_spec(dir.path()), &db);
     let trace = root().join(format!("tests/data/traces/{main}.tsv"));
-    refract(&[
-        "check",
-        &db.display().to_string(),
-        &trace.display().to_string(),
-    ])
+    let db = db.display().to_string();
+    let check = refract(&["check", &db, &trace.display().to_string()]);
+    let want = format!("static edges at the traced sites: {edges} (the run took {edges} there)\n");
+    assert!(check.contains(&want), "{variant}: {check}");
+    refract(&["export", "targets", &db])
 }
 
 fn analyze(main: &str, variant: &str, spec: &Path, db: &Path) {
@@ -858,16 +863,8 @@ fn the_annotation_parser_makes_parameter_and_nested_annotations_against_java_bas
 /// members each.
 #[test]
 fn member_tests_narrow_real_metaobjects_to_the_traced_edges() {
-    let dir = tempfile::tempdir().unwrap();
-    let spec = empty_spec(dir.path());
     for variant in ["points-to", "infer"] {
-        let db = dir.path().join(format!("{variant}.db"));
-        analyze("Narrowed", variant, &spec, &db);
-        let check = check_against_its_trace(&db, "Narrowed");
-        assert!(
-            check.contains("static edges at the traced sites: 4 (the run took 4 there)\n"),
-            "{variant}: {check}"
-        );
+        assert_static_edges_are_the_traced("Narrowed", variant, 4);
     }
 }
 
@@ -878,16 +875,8 @@ fn member_tests_narrow_real_metaobjects_to_the_traced_edges() {
 /// run's sites are exactly its own (tests/data/traces/Beans.tsv).
 #[test]
 fn a_count_of_parameters_kept_in_a_local_narrows_to_the_traced_edges() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("beans.db");
-    analyze("Beans", "infer", &empty_spec(dir.path()), &db);
-    let check = check_against_its_trace(&db, "Beans");
-    let db = db.display().to_string();
-    assert!(
-        check.contains("static edges at the traced sites: 4 (the run took 4 there)\n"),
-        "{check}"
-    );
-    assert!(!refract(&["export", "targets", &db]).contains("Part"));
+    let targets = assert_static_edges_are_the_traced("Beans", "infer", 4);
+    assert!(!targets.contains("Part"));
 }
 
 /// `EventListener.class.isAssignableFrom(types[0])` (`Listeners`,
@@ -898,16 +887,8 @@ fn a_count_of_parameters_kept_in_a_local_narrows_to_the_traced_edges() {
 /// exactly its own (tests/data/traces/Listeners.tsv).
 #[test]
 fn a_parameter_assignable_to_a_class_narrows_to_the_traced_edges() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("listeners.db");
-    analyze("Listeners", "infer", &empty_spec(dir.path()), &db);
-    let check = check_against_its_trace(&db, "Listeners");
-    let db = db.display().to_string();
-    assert!(
-        check.contains("static edges at the traced sites: 2 (the run took 2 there)\n"),
-        "{check}"
-    );
-    assert!(!refract(&["export", "targets", &db]).contains("setLabel"));
+    let targets = assert_static_edges_are_the_traced("Listeners", "infer", 2);
+    assert!(!targets.contains("setLabel"));
 }
 
 /// A lambda made by `altMetafactory` with a marker interface and

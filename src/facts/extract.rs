@@ -12,7 +12,7 @@ use crate::classfile::model::{
     access, ClassInfo, Code, FieldDecl, MemberRef, MethodDecl, ModuleDecl,
 };
 use crate::classpath::{ResourceFile, ResourceKind};
-use crate::ir::member_tests::{MemberTest, NameMatch, Passes};
+use crate::ir::member_tests::{MemberTest, NameMatch, Passes, TypeMatch};
 use crate::ir::parameter_types::{method_types, parameter_list, parameter_lists, MAX_PARAMETERS};
 use crate::ir::string_builders::{concat_affixes, Affixes};
 use crate::ir::{ConcatPart, Invoke, InvokeKind, MethodIr, Stmt, Var};
@@ -1021,25 +1021,23 @@ impl FactsBuilder {
                             self.max_z = self.max_z.max(n);
                             self.add(R::FilterArity, &[h, n]);
                         }
-                        Passes::Type(t) => {
+                        Passes::Type(how, t) => {
                             let t = self.types.intern(t);
-                            self.add(R::FilterType, &[h, t]);
+                            let r = match how {
+                                TypeMatch::Exact => R::FilterType,
+                                TypeMatch::Below => R::FilterTypeBelow,
+                            };
+                            self.add(r, &[h, t]);
                         }
-                        Passes::Parameter(k, t) => {
+                        Passes::Parameter(k, how, t) => {
                             let k = (*k).min(MAX_PARAMETERS);
                             self.max_z = self.max_z.max(k);
                             let t = self.types.intern(t);
-                            self.add(R::FilterParameter, &[h, k, t]);
-                        }
-                        Passes::TypeBelow(t) => {
-                            let t = self.types.intern(t);
-                            self.add(R::FilterTypeBelow, &[h, t]);
-                        }
-                        Passes::ParameterBelow(k, t) => {
-                            let k = (*k).min(MAX_PARAMETERS);
-                            self.max_z = self.max_z.max(k);
-                            let t = self.types.intern(t);
-                            self.add(R::FilterParameterBelow, &[h, k, t]);
+                            let r = match how {
+                                TypeMatch::Exact => R::FilterParameter,
+                                TypeMatch::Below => R::FilterParameterBelow,
+                            };
+                            self.add(r, &[h, k, t]);
                         }
                     }
                 }
@@ -1993,10 +1991,17 @@ fn describe_passes(passes: &Passes) -> String {
         Passes::Annotated(t) => format!("annotated {t}"),
         Passes::Modifier(m) => format!("modifier {m}"),
         Passes::Arity(n) => format!("parameters {n}"),
-        Passes::Type(t) => format!("type {t}"),
-        Passes::Parameter(k, t) => format!("parameter {k} {t}"),
-        Passes::TypeBelow(t) => format!("type below {t}"),
-        Passes::ParameterBelow(k, t) => format!("parameter {k} below {t}"),
+        Passes::Type(how, t) => format!("type {}{t}", below(*how)),
+        Passes::Parameter(k, how, t) => format!("parameter {k} {}{t}", below(*how)),
+    }
+}
+
+/// The word a filter's name puts before a type that a member's type may
+/// be a subtype of.
+fn below(how: TypeMatch) -> &'static str {
+    match how {
+        TypeMatch::Exact => "",
+        TypeMatch::Below => "below ",
     }
 }
 

@@ -26,8 +26,7 @@
 //!
 //! - `isAssignableFrom` on a class constant, of one of those member
 //!   types (`EventListener.class.isAssignableFrom(ps[0])`): the type is
-//!   the constant's or a subtype's ([`Passes::TypeBelow`],
-//!   [`Passes::ParameterBelow`]).
+//!   the constant's or a subtype's ([`TypeMatch::Below`]).
 //!
 //! A block that ends with `if_acmpeq`/`if_acmpne` comparing those two
 //! tests the same (`m.getReturnType() == void.class`). A block that ends
@@ -137,18 +136,21 @@ pub enum Passes {
     Modifier(&'static str),
     /// This many parameters (a method or a constructor).
     Arity(u32),
-    /// This return type (a method) or type (a field), by binary name
-    /// (`void`, `int`, `java.lang.String`).
-    Type(String),
-    /// This type of the parameter at this index (a method or a
-    /// constructor; 0 the first), by binary name.
-    Parameter(u32, String),
-    /// A return type (a method) or type (a field) that is this type or a
-    /// subtype of it (`isAssignableFrom`).
-    TypeBelow(String),
-    /// A type of the parameter at this index that is this type or a
-    /// subtype of it (`isAssignableFrom`).
-    ParameterBelow(u32, String),
+    /// A return type (a method) or type (a field) that relates so to this
+    /// type, by binary name (`void`, `int`, `java.lang.String`).
+    Type(TypeMatch, String),
+    /// A type of the parameter at this index (a method or a constructor;
+    /// 0 the first) that relates so to this type, by binary name.
+    Parameter(u32, TypeMatch, String),
+}
+
+/// How a member's type relates to a class constant that tests it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TypeMatch {
+    /// The same type (`equals`, `==`).
+    Exact,
+    /// The type or a subtype (`C.class.isAssignableFrom(type)`).
+    Below,
 }
 
 /// A test of a member.
@@ -323,7 +325,7 @@ pub fn type_test(known: &Known, a: Var, b: Var) -> Option<(Var, MemberTest)> {
         (None, Some(ty)) => (ty.to_string(), a),
         _ => return None,
     };
-    typed_member(known, typed, ty, false)
+    typed_member(known, typed, ty, TypeMatch::Exact)
 }
 
 /// The member variable and the test, when `C.class.isAssignableFrom(x)`
@@ -334,13 +336,18 @@ pub fn assignable_test(known: &Known, class: Var, typed: Var) -> Option<(Var, Me
     if class_constant(known.definition(typed)?).is_some() {
         return None;
     }
-    typed_member(known, typed, ty, true)
+    typed_member(known, typed, ty, TypeMatch::Below)
 }
 
 /// The member whose type `typed` holds (its return type, its field
 /// type, or a parameter's type at a constant index) and the test that
-/// the type is `ty` (a subtype of `ty` where `below`).
-fn typed_member(known: &Known, typed: Var, ty: String, below: bool) -> Option<(Var, MemberTest)> {
+/// the type relates to `ty` as `how` says.
+fn typed_member(
+    known: &Known,
+    typed: Var,
+    ty: String,
+    how: TypeMatch,
+) -> Option<(Var, MemberTest)> {
     // The member a call without arguments asked, and its class.
     let asker = |inv: &Invoke| {
         let member = known.resolve(inv.receiver?);
@@ -353,24 +360,16 @@ fn typed_member(known: &Known, typed: Var, ty: String, below: bool) -> Option<(V
             ..
         } => match known.definition(*base)? {
             Stmt::Invoke(inv) if inv.target.name == "getParameterTypes" => {
-                let k = u32::try_from(*k).ok()?;
-                let passes = match below {
-                    false => Passes::Parameter(k, ty),
-                    true => Passes::ParameterBelow(k, ty),
-                };
-                (inv, passes)
+                (inv, Passes::Parameter(u32::try_from(*k).ok()?, how, ty))
             }
             _ => return None,
         },
-        Stmt::Invoke(inv) if below => (inv, Passes::TypeBelow(ty)),
-        Stmt::Invoke(inv) => (inv, Passes::Type(ty)),
+        Stmt::Invoke(inv) => (inv, Passes::Type(how, ty)),
         _ => return None,
     };
     let (member, class) = asker(query)?;
     let asks_type = match &passes {
-        Passes::Parameter(..) | Passes::ParameterBelow(..) => {
-            query.target.desc == "()[Ljava/lang/Class;"
-        }
+        Passes::Parameter(..) => query.target.desc == "()[Ljava/lang/Class;",
         _ => {
             matches!(
                 (query.target.name.as_str(), class),
@@ -681,7 +680,7 @@ mod tests {
         };
         let typed = |class, passes| Some((0, MemberTest::new(class, passes)));
         // `m.getReturnType() == void.class`, in either order.
-        let want = typed(METHOD, Passes::Type("void".into()));
+        let want = typed(METHOD, Passes::Type(TypeMatch::Exact, "void".into()));
         assert_eq!(type_test(&known, 1, 2), want);
         assert_eq!(type_test(&known, 2, 1), want);
         // `String.class.equals(f.getType())`, through `equals`.
@@ -689,23 +688,26 @@ mod tests {
         let equals = call("java.lang.Class", "equals", eq, 3, vec![Some(6)]);
         let want = Some((
             5,
-            MemberTest::new(FIELD, Passes::Type("java.lang.String".into())),
+            MemberTest::new(
+                FIELD,
+                Passes::Type(TypeMatch::Exact, "java.lang.String".into()),
+            ),
         ));
         assert_eq!(test_of(&stmts, &equals, None), want);
         // `c.getParameterTypes()[1] == String.class`.
-        let want = Passes::Parameter(1, "java.lang.String".into());
+        let want = Passes::Parameter(1, TypeMatch::Exact, "java.lang.String".into());
         assert_eq!(
             type_test(&known, 9, 3),
             Some((7, MemberTest::new(CTOR, want)))
         );
         // `String.class.isAssignableFrom(c.getParameterTypes()[1])`, and of
         // `m.getReturnType()`; a constant's own question is no test.
-        let below = Passes::ParameterBelow(1, "java.lang.String".into());
+        let below = Passes::Parameter(1, TypeMatch::Below, "java.lang.String".into());
         assert_eq!(
             assignable_test(&known, 3, 9),
             Some((7, MemberTest::new(CTOR, below)))
         );
-        let below = Passes::TypeBelow("java.lang.String".into());
+        let below = Passes::Type(TypeMatch::Below, "java.lang.String".into());
         assert_eq!(
             assignable_test(&known, 3, 1),
             Some((0, MemberTest::new(METHOD, below)))
@@ -718,7 +720,7 @@ mod tests {
             3,
             vec![Some(6)],
         );
-        let below = Passes::TypeBelow("java.lang.String".into());
+        let below = Passes::Type(TypeMatch::Below, "java.lang.String".into());
         assert_eq!(
             test_of(&stmts, &from, None),
             Some((5, MemberTest::new(FIELD, below)))
