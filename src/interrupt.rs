@@ -165,8 +165,11 @@ pub fn catch<T>(work: impl FnOnce() -> T) -> Result<T, Interrupted> {
 
 /// Starts (once per process) a thread that samples the resident set size
 /// every 20 ms and requests a stop when it exceeds `budget` bytes. A later
-/// call changes the budget. Does nothing where the resident set size
-/// cannot be read (outside Linux).
+/// call changes the budget. The set is also sampled at once, so that work
+/// that starts over its budget stops at its first poll, however short it
+/// is (`refract explain --max-memory 1M` on a fixture finished within the
+/// watchdog's first 20 ms on a loaded machine, and exited 0). Does nothing
+/// where the resident set size cannot be read (outside Linux).
 pub fn watch_memory(budget: u64) {
     BUDGET.store(budget, Ordering::SeqCst);
     static START: Once = Once::new();
@@ -178,24 +181,26 @@ pub fn watch_memory(budget: u64) {
             .name("memory-watch".into())
             .spawn(|| loop {
                 std::thread::sleep(Duration::from_millis(20));
-                let budget = BUDGET.load(Ordering::Relaxed);
-                if budget == 0 {
-                    continue;
-                }
-                if let Some(rss) = resident_bytes() {
-                    if rss > budget {
-                        SEEN.store(rss, Ordering::SeqCst);
-                        WANTED.store(0, Ordering::SeqCst);
-                        let _ = STATE.compare_exchange(
-                            NONE,
-                            MEMORY,
-                            Ordering::SeqCst,
-                            Ordering::SeqCst,
-                        );
-                    }
-                }
+                sample();
             });
     });
+    sample();
+}
+
+/// Requests a stop if the resident set size exceeds the budget (none
+/// when the budget is 0).
+fn sample() {
+    let budget = BUDGET.load(Ordering::Relaxed);
+    if budget == 0 {
+        return;
+    }
+    if let Some(rss) = resident_bytes() {
+        if rss > budget {
+            SEEN.store(rss, Ordering::SeqCst);
+            WANTED.store(0, Ordering::SeqCst);
+            let _ = STATE.compare_exchange(NONE, MEMORY, Ordering::SeqCst, Ordering::SeqCst);
+        }
+    }
 }
 
 /// The process's resident set size, from `/proc/self/statm`.
