@@ -302,6 +302,11 @@ impl Search<'_> {
     /// The derivation of `t`, found at `depth` rule applications below the
     /// root.
     fn prove(&mut self, t: &Tuple, depth: usize) -> Rc<Node> {
+        // The search's own stop (Ctrl-C, the memory budget): its queries
+        // are small, and on a small database no BDD operation of theirs
+        // may reach the kernel's next poll (`explain --max-memory 1M` on
+        // a fixture finished and exited 0 in a loaded test run).
+        crate::interrupt::poll();
         if let Some(n) = self.proved.get(t) {
             return n.clone();
         }
