@@ -27,9 +27,31 @@ use std::sync::{Arc, Mutex, PoisonError};
 pub(super) struct Prepared {
     /// Per factor: its BDD if static (dynamic ones are prepared per
     /// iteration).
-    pub(super) factors: Vec<Option<Arc<Bdd>>>,
+    pub(super) factors: Vec<Option<Static>>,
     /// Negated subgoals.
-    pub(super) negs: Vec<Arc<Bdd>>,
+    pub(super) negs: Vec<Static>,
+}
+
+/// A subgoal over a complete relation, as the joins read it.
+pub(super) enum Static {
+    /// Restricted to its constants, projected or renamed, once per solve
+    /// (shared through [`PreparedAtoms`]).
+    Prepared(Arc<Bdd>),
+    /// The relation as it stands, read in place. Such subgoals were
+    /// copies in the cache before: at the end of the quick start's solve
+    /// (Invoke, casts, JDK 17), 71.6 million of the cache's 121.7 million
+    /// nodes, about 860 MB.
+    Relation(RelId),
+}
+
+impl Static {
+    /// The subgoal's BDD, given the solver's relations.
+    pub(super) fn bdd<'a>(&'a self, rels: &'a [Bdd]) -> &'a Bdd {
+        match self {
+            Static::Prepared(b) => b,
+            Static::Relation(rel) => &rels[*rel],
+        }
+    }
 }
 
 /// What a prepared subgoal depends on besides its relation's contents:
@@ -90,6 +112,26 @@ impl PreparedAtoms {
             .clear();
     }
 
+    /// Forgets the entries of the relations for which `done` holds: those
+    /// that no stratum still to run reads.
+    pub(super) fn forget(&self, done: impl Fn(RelId) -> bool) {
+        (self.entries.lock().unwrap_or_else(PoisonError::into_inner))
+            .retain(|key, _| !done(key.rel));
+    }
+
+    /// What the cache holds: its entries and their nodes (for `--trace`).
+    pub(super) fn footprint(&self) -> (usize, usize) {
+        let entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
+        (entries.values())
+            .filter_map(|slot| {
+                slot.lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .as_ref()
+                    .map(|b| b.size())
+            })
+            .fold((0, 0), |(n, nodes), size| (n + 1, nodes + size))
+    }
+
     /// The prepared subgoal of `a`, computed by `prepare` on first use.
     fn get_or_prepare(
         &self,
@@ -117,11 +159,20 @@ impl PreparedAtoms {
 }
 
 impl Solver {
-    /// A complete relation's subgoal, prepared once per solve.
-    fn prepare_complete(&self, a: &AtomPlan) -> Result<Arc<Bdd>> {
-        self.prepared_atoms.get_or_prepare(a, || {
+    /// A complete relation's subgoal: the relation itself where it is
+    /// read as it stands, else prepared once per solve.
+    fn prepare_complete(&self, a: &AtomPlan) -> Result<Static> {
+        if a.restrict.is_empty()
+            && a.equal.is_none()
+            && a.quantify.is_empty()
+            && a.rename.is_empty()
+        {
+            return Ok(Static::Relation(a.rel));
+        }
+        let b = self.prepared_atoms.get_or_prepare(a, || {
             Ok(self.prepare_atom(a, &self.rels[a.rel])?.into_owned())
-        })
+        })?;
+        Ok(Static::Prepared(b))
     }
 
     /// Prepares a rule's static part: its negations, and each static
@@ -147,7 +198,7 @@ impl Solver {
                 factors.push(Some(shared));
                 continue;
             }
-            let mut b = Bdd::clone(&shared);
+            let mut b = Bdd::clone(shared.bdd(&self.rels));
             if let Some(r) = &f.extra_range {
                 b = bdd::and(&b, r);
             }
@@ -155,9 +206,9 @@ impl Solver {
                 b = bdd::and(&b, &p.cmps[c].bdd);
             }
             for &n in &f.negs {
-                b = bdd::and_not(&b, &negs[n]);
+                b = bdd::and_not(&b, negs[n].bdd(&self.rels));
             }
-            factors.push(Some(Arc::new(b)));
+            factors.push(Some(Static::Prepared(Arc::new(b))));
         }
         Ok(Prepared { factors, negs })
     }
