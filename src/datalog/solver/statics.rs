@@ -92,7 +92,9 @@ impl AtomKey {
 /// input, a relation of an earlier stratum, or one that an interactive
 /// re-solve leaves as it stands. None of them changes until the solve
 /// ends, so an entry stays valid until [`PreparedAtoms::clear`], which
-/// every solve calls when it begins and ends. Each entry has its own lock:
+/// every solve calls when it begins and ends; the solve drops it earlier,
+/// by [`PreparedAtoms::forget`], once no stratum still to run reads its
+/// relation. Each entry has its own lock:
 /// two rules that need the same subgoal at once (strata and rules are
 /// prepared in parallel) compute it once, and the second waits.
 #[derive(Default)]
