@@ -168,8 +168,10 @@ pub fn catch<T>(work: impl FnOnce() -> T) -> Result<T, Interrupted> {
 /// call changes the budget. The set is also sampled at once, so that work
 /// that starts over its budget stops at its first poll, however short it
 /// is (`refract explain --max-memory 1M` on a fixture finished within the
-/// watchdog's first 20 ms on a loaded machine, and exited 0). Does nothing
-/// where the resident set size cannot be read (outside Linux).
+/// watchdog's first 20 ms on a loaded machine, and exited 0; its search
+/// polls at each tuple, since its queries may not reach the kernel's
+/// polls). Does nothing where the resident set size cannot be read
+/// (outside Linux).
 pub fn watch_memory(budget: u64) {
     BUDGET.store(budget, Ordering::SeqCst);
     static START: Once = Once::new();
