@@ -1116,7 +1116,7 @@ fn bad_specifications_and_roots_are_reported() {
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
          (classes with a main method: Annotated, Arity, ArrayElements, Assumed, Beans, BoundHandles, \
-         Bundles, Callbacks, Casts, Computed, and 53 more)\n"
+         Bundles, Callbacks, Casts, Computed, and 54 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),
@@ -2585,6 +2585,87 @@ fn a_given_locale_loads_only_its_bundle_variants() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// A bundle class named by a computed name (`LocaleData`: `"r.Messages_"`
+/// and the default locale's language, then `newInstance` and a cast to
+/// `ResourceBundle`, as the JDK's `LocaleDataProvider` loads its
+/// bundles): without `--locale` every locale's bundle fits the name's
+/// start and the cast; with `--locale en_US` those of other locales do
+/// not (`reflection.dl`'s `otherLocaleBundle`), here or at the JDK's own
+/// sites, and the traced run's edges stay.
+#[test]
+fn a_given_locale_drops_other_locales_bundles_found_without_their_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let jdk = jdk_of(dir.path(), &["java.base"]).display().to_string();
+    let classes = classes();
+    let run = |locale: &[&str]| {
+        let db = dir.path().join(format!("{}.db", locale.len()));
+        let db = db.display().to_string();
+        let args = ["analyze", &classes, "--main", "LocaleData", "--jdk", &jdk];
+        refract(
+            &[
+                &args[..],
+                &["--reflection", "infer", "-q", "-o", &db],
+                locale,
+            ]
+            .concat(),
+        );
+        let exported = refract(&["export", "targets", &db]);
+        let rows: Vec<String> = (exported.lines())
+            .filter(|l| l.starts_with("LocaleData\tmain\t"))
+            .map(|l| l.split('\t').skip(5).collect::<Vec<_>>().join(" "))
+            .filter(|l| l.contains(" r."))
+            .collect();
+        (db, exported, rows)
+    };
+    let (_, all, rows) = run(&[]);
+    assert_eq!(
+        rows,
+        [
+            "Class.forName r.Messages",
+            "Class.forName r.Messages_de_CH",
+            "Class.forName r.Messages_en",
+            "Class.newInstance r.Messages",
+            "Class.newInstance r.Messages_de_CH",
+            "Class.newInstance r.Messages_en",
+        ]
+    );
+    assert!(
+        all.contains("\tsun.launcher.resources.launcher_de\n"),
+        "{all}"
+    );
+    let (db, en, rows) = run(&["--locale", "en_US"]);
+    assert_eq!(
+        rows,
+        [
+            "Class.forName r.Messages",
+            "Class.forName r.Messages_en",
+            "Class.newInstance r.Messages",
+            "Class.newInstance r.Messages_en",
+        ]
+    );
+    assert!(
+        !en.contains("\tsun.launcher.resources.launcher_de\n"),
+        "{en}"
+    );
+    assert!(
+        en.contains("\tsun.text.resources.FormatData_en_US\n"),
+        "{en}"
+    );
+    assert!(
+        !en.contains("\tsun.text.resources.cldr.FormatData_en_US_POSIX\n"),
+        "{en}"
+    );
+    let trace = root().join("tests/data/traces/LocaleData.tsv");
+    let check = refract(&["check", &db, &trace.display().to_string()]);
+    for line in [
+        "Class.forName                     1/1   1.00          1/1   1.00\n",
+        "Class.newInstance                 1/1   1.00          0/0      -\n",
+        "all                             11/11   1.00\n",
+    ] {
+        assert!(check.contains(line), "{check}");
+    }
 }
 
 /// Properties files as resource bundles follow `--locale` too:

@@ -572,7 +572,8 @@ struct LoadedFacts {
 /// The input relations that come from the options rather than the class
 /// path, as rows: the roots, the classes the launcher starts
 /// (`queries/models/launcher.dl`), the bundle variants and properties
-/// bundles of the runs' locales (`bundles.dl`, `resources.dl`) and the
+/// bundles of the runs' locales and the classes of other locales
+/// (`bundles.dl`, `resources.dl`, `reflection.dl`) and the
 /// specification's rows. Only those the program declares.
 fn analysis_inputs(
     solver: &Solver,
@@ -591,12 +592,17 @@ fn analysis_inputs(
         ),
     ];
     let id = |name: &str| solver.prog.relation_id(name);
+    let locales = crate::facts::locale_variants::with_cldr_parents(&opts.locales);
     if id("runVariant").is_some() {
-        let variants = crate::facts::locale_variants::run_variants(b, &opts.locales);
+        let variants = crate::facts::locale_variants::run_variants(b, &locales);
         inputs.push(("runVariant", one(variants)));
     }
+    if id("otherLocaleClass").is_some() {
+        let others = crate::facts::locale_variants::other_locale_classes(b, &locales);
+        inputs.push(("otherLocaleClass", one(others)));
+    }
     if id("runBundle").is_some() {
-        let bundles = crate::facts::locale_variants::run_bundles(b, &opts.locales);
+        let bundles = crate::facts::locale_variants::run_bundles(b, &locales);
         inputs.push(("runBundle", one(bundles)));
     }
     for (name, rows) in [

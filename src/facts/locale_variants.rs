@@ -44,6 +44,44 @@ fn variants<'a>(names: &[&'a str]) -> Vec<(&'a str, &'a str)> {
     out
 }
 
+/// CLDR's parent locales (`child<TAB>parent` rows; `#` starts a comment),
+/// from the JDK's CLDR data by `scripts/cldr-parents.py`.
+const CLDR_PARENTS: &str = include_str!("../../queries/models/cldr-parents.tsv");
+
+/// The rows of [`CLDR_PARENTS`]: (child, parent).
+fn cldr_parents() -> impl Iterator<Item = (&'static str, &'static str)> {
+    (CLDR_PARENTS.lines())
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .filter_map(|l| l.split_once('\t'))
+}
+
+/// The runs' `locales` with the CLDR parents of each and of each of its
+/// shorter forms (`en_GB`: `en_001`; `en_AT`: `en_150`, then `en_001`).
+/// The JDK's CLDR locale provider, its default, loads their bundles too
+/// (`CLDRLocaleProviderAdapter.getCandidateLocales`), beside the locale's
+/// shorter forms that [`loaded_in`] already counts.
+pub fn with_cldr_parents(locales: &[String]) -> Vec<String> {
+    let parents: FxHashMap<&str, &str> = cldr_parents().collect();
+    let mut out = locales.to_vec();
+    let mut next = 0;
+    while next < out.len() {
+        let mut form = out[next].clone();
+        loop {
+            if let Some(&parent) = parents.get(form.as_str()) {
+                if !out.iter().any(|l| l == parent) {
+                    out.push(parent.to_string());
+                }
+            }
+            match form.rfind('_') {
+                Some(at) => form.truncate(at),
+                None => break,
+            }
+        }
+        next += 1;
+    }
+    out
+}
+
 /// Whether a bundle variant of locale `suffix` (`en`, `en_US`) is one
 /// that a run in one of `locales` loads: `ResourceBundle.Control.
 /// getCandidateLocales` tries the locale, then the locale without its
@@ -73,6 +111,44 @@ pub fn run_variants(b: &FactsBuilder, locales: &[String]) -> Vec<u32> {
                     .is_some_and(|suffix| loaded_in(suffix, locales))
         })
         .map(|pair| pair[1])
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The locales that a class's name may be for: each `suffix` of its
+/// simple name, after a `_`, that reads as a locale (`FormatData_en_US`:
+/// `en_US`; `my_app_en`: `app_en` and `en`).
+fn name_locales(name: &str) -> impl Iterator<Item = &str> {
+    let simple = name.rsplit('.').next().unwrap_or(name);
+    (simple.match_indices('_'))
+        .map(move |(at, _)| &simple[at + 1..])
+        .filter(|suffix| is_locale(suffix))
+}
+
+/// Whether class `name` is named for a locale that no run in `locales`
+/// uses: its name's end reads as a locale, and as none that they load.
+fn named_for_other_locale(name: &str, locales: &[String]) -> bool {
+    let mut readings = name_locales(name).peekable();
+    readings.peek().is_some() && readings.all(|l| !loaded_in(l, locales))
+}
+
+/// The declared classes named for a locale that no run in `locales`
+/// uses (see [`loaded_in`]): every reading of the name's end as a locale
+/// is another locale (`Messages_de_CH` and `FormatData_en_US_POSIX` in
+/// an `en_US` run). None when `locales` is empty (the run's locale is
+/// not known). Unlike `localeVariant`, no base class is needed: the
+/// JDK's locale data keep their variants in other packages than their
+/// base bundles (`sun.text.resources.cldr.ext.FormatData_ja` for
+/// `sun.text.resources.cldr.FormatData`).
+pub fn other_locale_classes(b: &FactsBuilder, locales: &[String]) -> Vec<u32> {
+    if locales.is_empty() {
+        return Vec::new();
+    }
+    let mut out: Vec<u32> = (b.declared.iter())
+        .map(|&(t, _)| t)
+        .filter(|&t| named_for_other_locale(b.types.name(t), locales))
         .collect();
     out.sort_unstable();
     out.dedup();
@@ -148,6 +224,39 @@ mod tests {
             assert!(!loaded_in(no, &run), "{no}");
         }
         assert!(!loaded_in("en", &[]));
+    }
+
+    #[test]
+    fn cldr_parents_join_the_runs_locales() {
+        let run =
+            |l: &[&str]| with_cldr_parents(&l.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(run(&["en_US"]), ["en_US"]);
+        assert_eq!(run(&["en_GB"]), ["en_GB", "en_001"]);
+        assert_eq!(run(&["en_AT"]), ["en_AT", "en_150", "en_001"]);
+        assert_eq!(run(&["es_MX", "en_001"]), ["es_MX", "en_001", "es_419"]);
+        assert_eq!(run(&["zh_Hant_MO"]), ["zh_Hant_MO", "zh_Hant_HK"]);
+        assert!(loaded_in("en_001", &run(&["en_GB"])));
+        assert!(!loaded_in("en_001", &run(&["en_US"])));
+        for (child, parent) in cldr_parents() {
+            assert!(is_locale(child) && is_locale(parent), "{child}\t{parent}");
+        }
+        assert_eq!(cldr_parents().count(), 130);
+    }
+
+    #[test]
+    fn classes_of_other_locales_are_those_no_reading_of_whose_name_the_run_loads() {
+        let readings = |name| name_locales(name).collect::<Vec<_>>();
+        assert_eq!(readings("s.FormatData_en_US_POSIX"), ["en_US_POSIX"]);
+        assert_eq!(readings("a.my_app_en"), ["app_en", "en"]);
+        assert_eq!(readings("r.MessagesHelper"), [] as [&str; 0]);
+        assert_eq!(readings("r.Outer$Inner_de"), ["de"]);
+        let run = ["en_US".to_string()];
+        let other = |name| named_for_other_locale(name, &run);
+        assert!(other("r.Messages_de_CH"));
+        assert!(other("s.FormatData_en_US_POSIX"));
+        assert!(!other("r.Messages_en"));
+        assert!(!other("a.my_app_en"));
+        assert!(!other("r.Messages"));
     }
 
     #[test]
