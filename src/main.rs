@@ -263,8 +263,9 @@ enum Command {
         /// resource bundles load only its variants (`base_en_US`,
         /// `base_en`, and CLDR's parents such as `en_001` for `en_GB`),
         /// and bundle classes of other locales are not inferred from a
-        /// cast or a part of a name. Without it, every locale of the
-        /// class path.
+        /// cast or a part of a name. The `Locale` constants that the
+        /// application reads (`Locale.UK`) count too. Without it, every
+        /// locale of the class path.
         #[arg(long = "locale", value_name = "LOCALE", value_delimiter = ',', value_parser = parse_locale)]
         locales: Vec<String>,
         /// Switch off a model of queries/models/ by name (comma-separated or

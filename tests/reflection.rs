@@ -2587,13 +2587,15 @@ fn a_given_locale_loads_only_its_bundle_variants() {
     );
 }
 
-/// A bundle class named by a computed name (`LocaleData`: `"r.Messages_"`
-/// and the default locale's language, then `newInstance` and a cast to
-/// `ResourceBundle`, as the JDK's `LocaleDataProvider` loads its
-/// bundles): without `--locale` every locale's bundle fits the name's
-/// start and the cast; with `--locale en_US` those of other locales do
-/// not (`reflection.dl`'s `otherLocaleBundle`), here or at the JDK's own
-/// sites, and the traced run's edges stay.
+/// Bundle classes named by computed names (`LocaleData.load`: a name,
+/// then `newInstance` and a cast to `ResourceBundle`, as the JDK's
+/// `LocaleDataProvider` loads its bundles; the names are `"r.Messages_"`
+/// and the default locale's language, and `"r.Dates_"` and `Locale.UK`'s
+/// parts): without `--locale` every locale's bundle fits the names' start
+/// and the cast. With `--locale en_US` those of other locales do not
+/// (`reflection.dl`'s `otherLocaleBundle`), here or at the JDK's own
+/// sites, but for the locale that the code names (`Locale.UK`:
+/// `r.Dates_en_GB`); the traced run's edges stay.
 #[test]
 fn a_given_locale_drops_other_locales_bundles_found_without_their_name() {
     let dir = tempfile::tempdir().unwrap();
@@ -2613,38 +2615,32 @@ fn a_given_locale_drops_other_locales_bundles_found_without_their_name() {
         );
         let exported = refract(&["export", "targets", &db]);
         let rows: Vec<String> = (exported.lines())
-            .filter(|l| l.starts_with("LocaleData\tmain\t"))
+            .filter(|l| l.starts_with("LocaleData\tload\t"))
             .map(|l| l.split('\t').skip(5).collect::<Vec<_>>().join(" "))
             .filter(|l| l.contains(" r."))
             .collect();
         (db, exported, rows)
     };
     let (_, all, rows) = run(&[]);
-    assert_eq!(
-        rows,
-        [
-            "Class.forName r.Messages",
-            "Class.forName r.Messages_de_CH",
-            "Class.forName r.Messages_en",
-            "Class.newInstance r.Messages",
-            "Class.newInstance r.Messages_de_CH",
-            "Class.newInstance r.Messages_en",
-        ]
-    );
+    let bundles = [
+        "Dates_en_GB",
+        "Dates_fr",
+        "Messages",
+        "Messages_de_CH",
+        "Messages_en",
+    ];
+    let at_both = |bundles: &[&str]| -> Vec<String> {
+        (["Class.forName", "Class.newInstance"].iter())
+            .flat_map(|api| bundles.iter().map(move |b| format!("{api} r.{b}")))
+            .collect()
+    };
+    assert_eq!(rows, at_both(&bundles));
     assert!(
         all.contains("\tsun.launcher.resources.launcher_de\n"),
         "{all}"
     );
     let (db, en, rows) = run(&["--locale", "en_US"]);
-    assert_eq!(
-        rows,
-        [
-            "Class.forName r.Messages",
-            "Class.forName r.Messages_en",
-            "Class.newInstance r.Messages",
-            "Class.newInstance r.Messages_en",
-        ]
-    );
+    assert_eq!(rows, at_both(&["Dates_en_GB", "Messages", "Messages_en"]));
     assert!(
         !en.contains("\tsun.launcher.resources.launcher_de\n"),
         "{en}"
@@ -2660,9 +2656,9 @@ fn a_given_locale_drops_other_locales_bundles_found_without_their_name() {
     let trace = root().join("tests/data/traces/LocaleData.tsv");
     let check = refract(&["check", &db, &trace.display().to_string()]);
     for line in [
-        "Class.forName                     1/1   1.00          1/1   1.00\n",
-        "Class.newInstance                 1/1   1.00          0/0      -\n",
-        "all                             11/11   1.00\n",
+        "Class.forName                     2/2   1.00          1/1   1.00\n",
+        "Class.newInstance                 2/2   1.00          0/0      -\n",
+        "all                             13/13   1.00\n",
     ] {
         assert!(check.contains(line), "{check}");
     }

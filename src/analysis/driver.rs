@@ -592,7 +592,7 @@ fn analysis_inputs(
         ),
     ];
     let id = |name: &str| solver.prog.relation_id(name);
-    let locales = crate::facts::locale_variants::with_cldr_parents(&opts.locales);
+    let locales = crate::facts::locale_variants::run_locales(b, &opts.locales);
     if id("runVariant").is_some() {
         let variants = crate::facts::locale_variants::run_variants(b, &locales);
         inputs.push(("runVariant", one(variants)));

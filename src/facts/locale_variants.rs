@@ -60,7 +60,7 @@ fn cldr_parents() -> impl Iterator<Item = (&'static str, &'static str)> {
 /// The JDK's CLDR locale provider, its default, loads their bundles too
 /// (`CLDRLocaleProviderAdapter.getCandidateLocales`), beside the locale's
 /// shorter forms that [`loaded_in`] already counts.
-pub fn with_cldr_parents(locales: &[String]) -> Vec<String> {
+fn with_cldr_parents(locales: &[String]) -> Vec<String> {
     let parents: FxHashMap<&str, &str> = cldr_parents().collect();
     let mut out = locales.to_vec();
     let mut next = 0;
@@ -79,6 +79,91 @@ pub fn with_cldr_parents(locales: &[String]) -> Vec<String> {
         }
         next += 1;
     }
+    out
+}
+
+/// `java.util.Locale`'s constants and their locales (`field<TAB>locale`
+/// rows; `#` starts a comment).
+const LOCALE_CONSTANTS: &str = include_str!("../../queries/models/locale-constants.tsv");
+
+/// The locales of a run that is given `given` (`--locale`): those, the
+/// locales of `Locale`'s constants that the application's code reads
+/// (hsqldb formats its dates with `Locale.UK`, whatever the default
+/// locale), the scripts that Chinese locales are looked up with
+/// (`zh_TW`: `zh_Hant_TW`, `zh_Hant`; JDK 17
+/// `ResourceBundle.Control.getCandidateLocales`), and their CLDR
+/// parents ([`with_cldr_parents`]). Empty when `given` is (the run's
+/// locale is not known).
+///
+/// Locales that the application builds (`new Locale("en", "GB")`,
+/// `forLanguageTag`) and the constants that the JDK's own code reads
+/// are not counted.
+pub fn run_locales(b: &FactsBuilder, given: &[String]) -> Vec<String> {
+    if given.is_empty() {
+        return Vec::new();
+    }
+    let mut locales = given.to_vec();
+    locales.extend(application_locales(b));
+    let mut scripted = Vec::new();
+    for l in &locales {
+        scripted.extend(chinese_scripts(l));
+    }
+    locales.extend(scripted);
+    let mut locales = with_cldr_parents(&locales);
+    locales.sort();
+    locales.dedup();
+    locales
+}
+
+/// The forms with a script of a Chinese locale without one: `zh_TW`,
+/// `zh_HK` and `zh_MO` are looked up as `zh_Hant_..` and `zh_Hant`,
+/// others (`zh_CN`, `zh`) as `zh_Hans_..` and `zh_Hans`.
+fn chinese_scripts(locale: &str) -> Vec<String> {
+    let mut parts = locale.split('_');
+    if parts.next() != Some("zh") {
+        return Vec::new();
+    }
+    let region = parts.next().filter(|p| p.len() != 4);
+    if region.is_none() && locale != "zh" {
+        return Vec::new();
+    }
+    let script = match region {
+        Some("TW" | "HK" | "MO") => "Hant",
+        _ => "Hans",
+    };
+    let mut out = vec![format!("zh_{script}")];
+    out.extend(region.map(|r| format!("zh_{script}_{r}")));
+    out
+}
+
+/// The locales of `Locale`'s constants (`Locale.UK`) that an
+/// application method reads (`staticField`).
+fn application_locales(b: &FactsBuilder) -> Vec<String> {
+    let constants: FxHashMap<String, &str> = (LOCALE_CONSTANTS.lines())
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .filter_map(|l| l.split_once('\t'))
+        .map(|(field, locale)| {
+            (
+                format!("<java.util.Locale: java.util.Locale {field}>"),
+                locale,
+            )
+        })
+        .collect();
+    let application: fxhash::FxHashSet<u32> = (b.declared.iter())
+        .filter(|&&(_, library)| !library)
+        .map(|&(t, _)| t)
+        .collect();
+    let methods: fxhash::FxHashSet<u32> = (b.rels[R::DeclaresMethod as usize].chunks(2))
+        .filter(|row| application.contains(&row[0]))
+        .map(|row| row[1])
+        .collect();
+    let mut out: Vec<String> = (b.rels[R::StaticField as usize].chunks(2))
+        .filter(|row| methods.contains(&row[0]))
+        .filter_map(|row| constants.get(b.fields.name(row[1])))
+        .map(|l| l.to_string())
+        .collect();
+    out.sort();
+    out.dedup();
     out
 }
 
@@ -241,6 +326,22 @@ mod tests {
             assert!(is_locale(child) && is_locale(parent), "{child}\t{parent}");
         }
         assert_eq!(cldr_parents().count(), 130);
+    }
+
+    #[test]
+    fn chinese_locales_are_looked_up_with_their_script() {
+        assert_eq!(chinese_scripts("zh_TW"), ["zh_Hant", "zh_Hant_TW"]);
+        assert_eq!(chinese_scripts("zh_CN"), ["zh_Hans", "zh_Hans_CN"]);
+        assert_eq!(chinese_scripts("zh"), ["zh_Hans"]);
+        assert_eq!(chinese_scripts("zh_Hant_TW"), [] as [String; 0]);
+        assert_eq!(chinese_scripts("en_US"), [] as [String; 0]);
+        for row in LOCALE_CONSTANTS.lines().filter(|l| !l.starts_with('#')) {
+            let (field, locale) = row.split_once('\t').unwrap();
+            assert!(
+                field.bytes().all(|c| c.is_ascii_uppercase() || c == b'_') && is_locale(locale),
+                "{row}"
+            );
+        }
     }
 
     #[test]
