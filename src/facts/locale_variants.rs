@@ -48,11 +48,17 @@ fn variants<'a>(names: &[&'a str]) -> Vec<(&'a str, &'a str)> {
 /// from the JDK's CLDR data by `scripts/cldr-parents.py`.
 const CLDR_PARENTS: &str = include_str!("../../queries/models/cldr-parents.tsv");
 
-/// The rows of [`CLDR_PARENTS`]: (child, parent).
-fn cldr_parents() -> impl Iterator<Item = (&'static str, &'static str)> {
-    (CLDR_PARENTS.lines())
+/// The rows of a table of two columns (`queries/models/*.tsv`): its lines
+/// but comments and blank ones, split at their tab.
+fn table_rows(table: &'static str) -> impl Iterator<Item = (&'static str, &'static str)> {
+    (table.lines())
         .filter(|l| !l.starts_with('#') && !l.is_empty())
         .filter_map(|l| l.split_once('\t'))
+}
+
+/// The rows of [`CLDR_PARENTS`]: (child, parent).
+fn cldr_parents() -> impl Iterator<Item = (&'static str, &'static str)> {
+    table_rows(CLDR_PARENTS)
 }
 
 /// The runs' `locales` with the CLDR parents of each and of each of its
@@ -139,9 +145,7 @@ fn chinese_scripts(locale: &str) -> Vec<String> {
 /// The locales of `Locale`'s constants (`Locale.UK`) that an
 /// application method reads (`staticField`).
 fn application_locales(b: &FactsBuilder) -> Vec<String> {
-    let constants: FxHashMap<String, &str> = (LOCALE_CONSTANTS.lines())
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-        .filter_map(|l| l.split_once('\t'))
+    let constants: FxHashMap<String, &str> = table_rows(LOCALE_CONSTANTS)
         .map(|(field, locale)| {
             (
                 format!("<java.util.Locale: java.util.Locale {field}>"),
@@ -335,11 +339,11 @@ mod tests {
         assert_eq!(chinese_scripts("zh"), ["zh_Hans"]);
         assert_eq!(chinese_scripts("zh_Hant_TW"), [] as [String; 0]);
         assert_eq!(chinese_scripts("en_US"), [] as [String; 0]);
-        for row in LOCALE_CONSTANTS.lines().filter(|l| !l.starts_with('#')) {
-            let (field, locale) = row.split_once('\t').unwrap();
+        assert_eq!(table_rows(LOCALE_CONSTANTS).count(), 21);
+        for (field, locale) in table_rows(LOCALE_CONSTANTS) {
             assert!(
                 field.bytes().all(|c| c.is_ascii_uppercase() || c == b'_') && is_locale(locale),
-                "{row}"
+                "{field}\t{locale}"
             );
         }
     }
