@@ -56,18 +56,13 @@ fn table_rows(table: &'static str) -> impl Iterator<Item = (&'static str, &'stat
         .filter_map(|l| l.split_once('\t'))
 }
 
-/// The rows of [`CLDR_PARENTS`]: (child, parent).
-fn cldr_parents() -> impl Iterator<Item = (&'static str, &'static str)> {
-    table_rows(CLDR_PARENTS)
-}
-
 /// The runs' `locales` with the CLDR parents of each and of each of its
 /// shorter forms (`en_GB`: `en_001`; `en_AT`: `en_150`, then `en_001`).
 /// The JDK's CLDR locale provider, its default, loads their bundles too
 /// (`CLDRLocaleProviderAdapter.getCandidateLocales`), beside the locale's
 /// shorter forms that [`loaded_in`] already counts.
 fn with_cldr_parents(locales: &[String]) -> Vec<String> {
-    let parents: FxHashMap<&str, &str> = cldr_parents().collect();
+    let parents: FxHashMap<&str, &str> = table_rows(CLDR_PARENTS).collect();
     let mut out = locales.to_vec();
     let mut next = 0;
     while next < out.len() {
@@ -153,16 +148,8 @@ fn application_locales(b: &FactsBuilder) -> Vec<String> {
             )
         })
         .collect();
-    let application: fxhash::FxHashSet<u32> = (b.declared.iter())
-        .filter(|&&(_, library)| !library)
-        .map(|&(t, _)| t)
-        .collect();
-    let methods: fxhash::FxHashSet<u32> = (b.rels[R::DeclaresMethod as usize].chunks(2))
-        .filter(|row| application.contains(&row[0]))
-        .map(|row| row[1])
-        .collect();
     let mut out: Vec<String> = (b.rels[R::StaticField as usize].chunks(2))
-        .filter(|row| methods.contains(&row[0]))
+        .filter(|row| b.is_application_method(row[0]))
         .filter_map(|row| constants.get(b.fields.name(row[1])))
         .map(|l| l.to_string())
         .collect();
@@ -326,10 +313,10 @@ mod tests {
         assert_eq!(run(&["zh_Hant_MO"]), ["zh_Hant_MO", "zh_Hant_HK"]);
         assert!(loaded_in("en_001", &run(&["en_GB"])));
         assert!(!loaded_in("en_001", &run(&["en_US"])));
-        for (child, parent) in cldr_parents() {
+        for (child, parent) in table_rows(CLDR_PARENTS) {
             assert!(is_locale(child) && is_locale(parent), "{child}\t{parent}");
         }
-        assert_eq!(cldr_parents().count(), 130);
+        assert_eq!(table_rows(CLDR_PARENTS).count(), 130);
     }
 
     #[test]
