@@ -71,6 +71,7 @@ const IDIOMS: &[&str] = &[
     "Signatures",
     "Sinks",
     "Privileged",
+    "ArgumentTypes",
 ];
 
 /// The idioms that read the arrays of `getDeclaredMethods()` and
@@ -649,8 +650,8 @@ fn bound_spread_and_field_handles_reach_their_targets() {
     let strings = [
         " h",
         "-------------------",
-        " \"x\"",
         " <string constant>",
+        " \"x\"",
         "2 tuples",
     ];
     let mut want: Vec<String> = vec![
@@ -868,6 +869,32 @@ fn member_tests_narrow_real_metaobjects_to_the_traced_edges() {
     }
 }
 
+/// The objects in an argument array select among the members of its
+/// count (`ArgumentTypes`, ELF's rule), and the Class objects that a
+/// lookup's array holds select its parameter lists. Each lookup's
+/// `Class[]` holds one of two Class objects, by a conditional: "square"
+/// runs `Shape(String)` and not `Shape(int)`; an `Integer` runs
+/// `scale(int)` (unboxed) and `scale(double)` (widened), and not
+/// `scale(String)`; a `null` argument fits both of its methods. The
+/// static edges at the traced run's sites are then its own and the null
+/// call's other method (tests/data/traces/ArgumentTypes.tsv).
+#[test]
+fn argument_objects_select_among_the_members_of_one_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = root().join("tests/data/traces/ArgumentTypes.tsv");
+    for variant in ["points-to", "infer"] {
+        let db = dir.path().join(format!("{variant}.db"));
+        analyze("ArgumentTypes", variant, &empty_spec(dir.path()), &db);
+        let check = refract(&[
+            "check",
+            &db.display().to_string(),
+            &trace.display().to_string(),
+        ]);
+        let want = "static edges at the traced sites: 10 (the run took 9 there)\n";
+        assert!(check.contains(want), "{variant}: {check}");
+    }
+}
+
 /// A count of parameters kept in a local (`Beans`, jython's idiom)
 /// narrows `infer`'s placeholder of `getMethods()` with the tests of the
 /// name: the adder of one parameter is called with an `Item`, and no
@@ -940,8 +967,8 @@ fn an_array_holds_only_objects_of_its_element_type() {
             " a                                                                                   | h",
             "-------------------------------------------------------------------------------------+-----------------------------------------------------------------------------------",
             " <ArrayElements: java.lang.Object[] builders()>[1@L14] new java.lang.StringBuilder[] | <ArrayElements: java.lang.Object[] builders()>[6@L14] new java.lang.StringBuilder",
-            " <ArrayElements: void main(java.lang.String[])>[1@L18] new java.lang.String[]        | \"r.Upper\"",
             " <ArrayElements: void main(java.lang.String[])>[1@L18] new java.lang.String[]        | \"r.Shape\"",
+            " <ArrayElements: void main(java.lang.String[])>[1@L18] new java.lang.String[]        | \"r.Upper\"",
             "3 tuples",
         ]
     );
@@ -1115,8 +1142,8 @@ fn bad_specifications_and_roots_are_reported() {
     assert_eq!(
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
-         (classes with a main method: Annotated, Arity, ArrayElements, Assumed, Beans, BoundHandles, \
-         Bundles, Callbacks, Casts, Computed, and 54 more)\n"
+         (classes with a main method: Annotated, ArgumentTypes, Arity, ArrayElements, Assumed, Beans, \
+         BoundHandles, Bundles, Callbacks, Casts, and 55 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),

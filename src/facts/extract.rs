@@ -13,7 +13,9 @@ use crate::classfile::model::{
 };
 use crate::classpath::{ResourceFile, ResourceKind};
 use crate::ir::member_tests::{MemberTest, NameMatch, Passes, TypeMatch};
-use crate::ir::parameter_types::{method_types, parameter_list, parameter_lists, MAX_PARAMETERS};
+use crate::ir::parameter_types::{
+    filled_arrays, method_types, parameter_list, parameter_lists, MAX_PARAMETERS,
+};
 use crate::ir::string_builders::{concat_affixes, Affixes};
 use crate::ir::{ConcatPart, Invoke, InvokeKind, MethodIr, Stmt, Var};
 use fxhash::{FxHashMap, FxHashSet};
@@ -34,6 +36,9 @@ struct ConstantArrays {
     parameter_lists: FxHashMap<Var, String>,
     /// The parameter list each `MethodType` of constants gives.
     method_types: FxHashMap<Var, String>,
+    /// The variables stored at each index of each `Class[]` or
+    /// `Object[]` that the method fills for calls ([`filled_arrays`]).
+    elements: FxHashMap<Var, Vec<Vec<Var>>>,
 }
 
 /// A method body whose facts are being emitted: what its statements
@@ -160,6 +165,9 @@ pub struct FactsBuilder {
     input_heaps: FxHashMap<InputObject, u32>,
     /// The application's methods (`applicationMethod`), by id.
     application_methods: FxHashSet<u32>,
+    /// The parameter lists (`N`) whose types are recorded
+    /// (`paramsArity`, `paramsType`).
+    parameter_lists: FxHashSet<u32>,
     /// The merged object of each exception type, by type (`None`: not an
     /// exception type).
     pub(super) exception_heaps: FxHashMap<u32, Option<u32>>,
@@ -259,6 +267,7 @@ impl FactsBuilder {
             class_heaps: FxHashMap::default(),
             input_heaps: FxHashMap::default(),
             application_methods: FxHashSet::default(),
+            parameter_lists: FxHashSet::default(),
             exception_heaps: FxHashMap::default(),
             vars: vec![(u32::MAX, "<global>".into())],
             sites: Vec::new(),
@@ -291,16 +300,24 @@ impl FactsBuilder {
     }
 
     /// Records a method's number of parameters (as `Z`), its parameter
-    /// list (as `N`, `(java.lang.String,int)`) and each parameter's type.
+    /// list (as `N`, `(java.lang.String,int)`) and each parameter's type,
+    /// and the first time a list is seen, its count and types.
     fn add_parameters(&mut self, m: u32, params: &[String]) {
         let n = params.len().min(MAX_PARAMETERS as usize) as u32;
         self.max_z = self.max_z.max(n);
         self.add(R::MethodArity, &[m, n]);
         let list = self.names.intern(&parameter_list(params));
         self.add(R::MethodParams, &[m, list]);
+        let new_list = self.parameter_lists.insert(list);
+        if new_list {
+            self.add(R::ParamsArity, &[list, n]);
+        }
         for (z, p) in params.iter().take(n as usize).enumerate() {
             let t = self.types.intern(p);
             self.add(R::ParamType, &[m, z as u32, t]);
+            if new_list {
+                self.add(R::ParamsType, &[list, z as u32, t]);
+            }
         }
     }
 
@@ -897,10 +914,14 @@ impl FactsBuilder {
             param_of: ir.param_positions(),
             arrays: {
                 let parameter_lists = parameter_lists(ir, &lengths);
+                let elements = filled_arrays(ir, &lengths, |ty| {
+                    ty == "java.lang.Class[]" || ty == "java.lang.Object[]"
+                });
                 ConstantArrays {
                     method_types: method_types(ir, &parameter_lists),
                     parameter_lists,
                     lengths,
+                    elements,
                 }
             },
             affixes: concat_affixes(ir),
@@ -1292,7 +1313,8 @@ impl FactsBuilder {
 
     /// The actual arguments of call `i` (`actual`; the receiver is 0),
     /// and of those that are arrays the caller allocates, the constant
-    /// length (`actualArrayLength`) or the parameter list a constant
+    /// length (`actualArrayLength`), the variable at each index of one
+    /// it fills (`actualArrayElement`), or the parameter list a constant
     /// `Class[]` spells (`actualArrayTypes`); of those that are method
     /// types made from constants, their parameter list
     /// (`actualMethodType`).
@@ -1310,6 +1332,11 @@ impl FactsBuilder {
                 if let Some(&n) = arrays.lengths.get(a).filter(|&&n| n <= MAX_PARAMETERS) {
                     self.max_z = self.max_z.max(n);
                     self.add(R::ActualArrayLength, &[i, z, n]);
+                }
+                for (k, stored) in arrays.elements.get(a).into_iter().flatten().enumerate() {
+                    for e in stored {
+                        self.add(R::ActualArrayElement, &[i, z, k as u32, g(*e)]);
+                    }
                 }
                 if let Some(list) = arrays.parameter_lists.get(a) {
                     let list = self.names.intern(list);

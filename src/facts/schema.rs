@@ -109,6 +109,9 @@ relations! {
     ActualArrayLength => "actualArrayLength",
         [("invoke", "I"), ("num", "Z"), ("length", "Z")],
         "argument num of a call is an array the caller allocates with a constant length";
+    ActualArrayElement => "actualArrayElement",
+        [("invoke", "I"), ("num", "Z"), ("index", "Z"), ("variable", "V")],
+        "argument num of a call is a Class[] or Object[] the caller allocates and fills: a variable stored at index";
     ActualArrayTypes => "actualArrayTypes",
         [("invoke", "I"), ("num", "Z"), ("params", "N")],
         "argument num of a call is a Class[] the caller fills with constants: the parameter list it spells";
@@ -250,6 +253,12 @@ relations! {
     MethodParams => "methodParams",
         [("method", "M"), ("params", "N")],
         "declared parameter types, as a list: (java.lang.String,int)";
+    ParamsArity => "paramsArity",
+        [("params", "N"), ("count", "Z")],
+        "number of types in a parameter list";
+    ParamsType => "paramsType",
+        [("params", "N"), ("num", "Z"), ("type", "T")],
+        "type num of a parameter list (0 the first)";
     ParamType => "paramType",
         [("method", "M"), ("num", "Z"), ("type", "T")],
         "declared type of a parameter (0 the first; the receiver not counted)";

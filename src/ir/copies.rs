@@ -137,6 +137,9 @@ pub fn remove_trivial(ir: &mut MethodIr, candidates: &[Var]) {
     for (_, g) in ir.call_guards.iter_mut() {
         map(g);
     }
+    for a in ir.null_elements.iter_mut() {
+        map(a);
+    }
     if let Some(r) = &mut ir.ret {
         map(r);
     }

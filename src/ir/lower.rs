@@ -1290,6 +1290,10 @@ impl Translator<'_> {
             if insn.op == op::AASTORE {
                 self.push_stmt(Stmt::ArrayStore { base, index, src });
             }
+        } else if let (Some(base), Val::Null) = (arr.var(), v) {
+            if self.emit && insn.op == op::AASTORE {
+                self.ir.null_elements.push(base);
+            }
         }
         Ok(())
     }

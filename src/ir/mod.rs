@@ -425,6 +425,11 @@ pub struct MethodIr {
     /// The method's blocks, for the methods that make a string builder
     /// (see [`flow`] and [`string_builders`]).
     pub flow: Option<flow::Flow>,
+    /// The arrays into which an `aastore` stores the constant `null`
+    /// (`aconst_null`), which no statement carries: as a reflective
+    /// call's argument array, such an array passes `null`, which any
+    /// reference parameter takes.
+    pub null_elements: Vec<Var>,
 }
 
 impl MethodIr {

@@ -16,7 +16,7 @@
 //! and the lookup admits every list of the right length.
 
 use super::{InvokeKind, MethodIr, Stmt, Var};
-use fxhash::FxHashMap;
+use fxhash::{FxHashMap, FxHashSet};
 
 /// The most parameters a method can declare (JVMS 4.3.3): a longer array
 /// names no parameter list, and its length matches no method's arity.
@@ -34,6 +34,42 @@ pub fn parameter_list<S: AsRef<str>>(params: &[S]) -> String {
 /// constants at every index and used only as one call argument: its
 /// parameter list, as in Soot's signatures: `(java.lang.String,int[])`.
 pub fn parameter_lists(ir: &MethodIr, lengths: &FxHashMap<Var, u32>) -> FxHashMap<Var, String> {
+    let filled = filled_arrays(ir, lengths, |ty| ty == "java.lang.Class[]");
+    if filled.is_empty() {
+        return FxHashMap::default();
+    }
+    let defs = definitions(ir);
+    let constants = class_constants(ir, &defs);
+    filled
+        .into_iter()
+        .filter_map(|(v, elements)| {
+            let list: Option<Vec<&str>> = elements
+                .iter()
+                .map(|stored| match stored.as_slice() {
+                    [one] => constants.get(one).copied(),
+                    _ => None,
+                })
+                .collect();
+            Some((v, parameter_list(&list?)))
+        })
+        .collect()
+}
+
+/// For each variable in `lengths` whose type `is_array` accepts, that
+/// statements store a variable into at constant indices only, at every
+/// index (no `null`, no unknown index), and that is used only as call
+/// arguments, of one call or of calls into the reflective API
+/// ([`copies_its_arrays`]): the variables stored at each index. Such an
+/// array holds one of those values at each index when a call receives it,
+/// so a reflective call's `Class[]` or `Object[]` of this kind tells the
+/// types of each position. xalan's `XSLTAttributeDef.setAttrValue` passes
+/// its `Class[]` to `getMethod` twice, storing a second class into it
+/// between the calls.
+pub fn filled_arrays(
+    ir: &MethodIr,
+    lengths: &FxHashMap<Var, u32>,
+    is_array: impl Fn(&str) -> bool,
+) -> FxHashMap<Var, Vec<Vec<Var>>> {
     let candidates: FxHashMap<Var, u32> = lengths
         .iter()
         .filter(|(v, n)| {
@@ -41,32 +77,30 @@ pub fn parameter_lists(ir: &MethodIr, lengths: &FxHashMap<Var, u32>) -> FxHashMa
                 && ir
                     .vars
                     .get(**v as usize)
-                    .is_some_and(|info| info.ty == "java.lang.Class[]")
+                    .is_some_and(|info| is_array(&info.ty))
         })
         .map(|(v, n)| (*v, *n))
         .collect();
     if candidates.is_empty() {
         return FxHashMap::default();
     }
-    let defs = definitions(ir);
-    let constants = class_constants(ir, &defs);
     // Each candidate's elements by index; `None` once it is disqualified.
     let mut elements: Elements = candidates
         .iter()
-        .map(|(v, n)| (*v, Some(vec![None; *n as usize])))
+        .map(|(v, n)| (*v, Some(vec![Vec::new(); *n as usize])))
         .collect();
-    let mut passed: FxHashMap<Var, u32> = FxHashMap::default();
+    for v in &ir.null_elements {
+        disqualify(*v, &mut elements);
+    }
+    let read = read_vars(ir);
+    // The calls each candidate is passed to, and whether all copy it.
+    let mut passed: FxHashMap<Var, (u32, bool)> = FxHashMap::default();
     for s in &ir.stmts {
         match s {
             Stmt::ArrayStore { base, index, src } if candidates.contains_key(base) => {
                 let slot = index.and_then(|k| usize::try_from(k).ok());
-                let class = constants.get(src);
-                match (elements.get_mut(base), slot, class) {
-                    (Some(Some(list)), Some(k), Some(class))
-                        if k < list.len() && list[k].is_none() =>
-                    {
-                        list[k] = Some(class.to_string());
-                    }
+                match (elements.get_mut(base), slot) {
+                    (Some(Some(list)), Some(k)) if k < list.len() => list[k].push(*src),
                     _ => disqualify(*base, &mut elements),
                 }
                 // The array itself stored into another array escapes.
@@ -77,11 +111,16 @@ pub fn parameter_lists(ir: &MethodIr, lengths: &FxHashMap<Var, u32>) -> FxHashMa
             Stmt::Invoke(inv) => {
                 for a in inv.args.iter().flatten().chain(&inv.receiver) {
                     if candidates.contains_key(a) {
-                        *passed.entry(*a).or_default() += 1;
+                        let (calls, copied) = passed.entry(*a).or_insert((0, true));
+                        *calls += 1;
+                        *copied &= copies_its_arrays(&inv.target.class);
                     }
                 }
             }
             Stmt::New { .. } => {}
+            // A copy that nothing reads (a join's copy past the array's
+            // last use) leaves the array as it is.
+            Stmt::Assign { dst, .. } if !read.contains(dst) => {}
             other => {
                 let mut mentioned = Vec::new();
                 other.clone().for_each_var_mut(|v| mentioned.push(*v));
@@ -98,12 +137,45 @@ pub fn parameter_lists(ir: &MethodIr, lengths: &FxHashMap<Var, u32>) -> FxHashMa
     }
     elements
         .into_iter()
-        .filter(|(v, _)| passed.get(v) == Some(&1))
-        .filter_map(|(v, list)| {
-            let list: Option<Vec<String>> = list?.into_iter().collect();
-            Some((v, parameter_list(&list?)))
-        })
+        .filter(|(v, _)| matches!(passed.get(v), Some((1, _)) | Some((_, true))))
+        .filter_map(|(v, list)| Some((v, list?)))
+        .filter(|(_, list)| list.iter().all(|stored| !stored.is_empty()))
         .collect()
+}
+
+/// The variables whose values something reads: any statement but a copy
+/// mentions them, the method returns them, or a copy into such a variable
+/// reads them.
+fn read_vars(ir: &MethodIr) -> FxHashSet<Var> {
+    let mut read: FxHashSet<Var> = ir.ret.into_iter().collect();
+    // The sources of the copies into each variable.
+    let mut sources: FxHashMap<Var, Vec<Var>> = FxHashMap::default();
+    for s in &ir.stmts {
+        match s {
+            Stmt::Assign { dst, src } => sources.entry(*dst).or_default().push(*src),
+            other => other.clone().for_each_var_mut(|v| {
+                read.insert(*v);
+            }),
+        }
+    }
+    let mut work: Vec<Var> = read.iter().copied().collect();
+    while let Some(v) = work.pop() {
+        for src in sources.get(&v).into_iter().flatten() {
+            if read.insert(*src) {
+                work.push(*src);
+            }
+        }
+    }
+    read
+}
+
+/// Whether the methods of `class` leave the arrays they are given as they
+/// are: the reflective API (`java.lang.Class`, `java.lang.reflect`,
+/// `java.lang.invoke`) copies its `Class[]` and `Object[]` arguments.
+fn copies_its_arrays(class: &str) -> bool {
+    class == "java.lang.Class"
+        || class.starts_with("java.lang.reflect.")
+        || class.starts_with("java.lang.invoke.")
 }
 
 /// How many statements define each variable.
@@ -209,9 +281,9 @@ pub fn method_types(ir: &MethodIr, lists: &FxHashMap<Var, String>) -> FxHashMap<
     types
 }
 
-/// Each candidate array's element classes by index, as far as known;
-/// `None` for an array that spells no list.
-type Elements = FxHashMap<Var, Option<Vec<Option<String>>>>;
+/// Each candidate array's stored variables by index; `None` for an array
+/// that is not filled as [`filled_arrays`] asks.
+type Elements = FxHashMap<Var, Option<Vec<Vec<Var>>>>;
 
 fn disqualify(v: Var, elements: &mut Elements) {
     if let Some(e) = elements.get_mut(&v) {
@@ -256,8 +328,13 @@ mod tests {
     use crate::ir::{Invoke, InvokeKind};
 
     fn lookup(ir: &mut MethodIr, array: Var) {
+        call(ir, array, "java.lang.Class");
+    }
+
+    /// A call of `class`'s `getMethod(String, Class[])` with `array`.
+    fn call(ir: &mut MethodIr, array: Var, class: &str) {
         let target = MemberRef {
-            class: "java.lang.Class".into(),
+            class: class.into(),
             name: "getMethod".into(),
             desc: "(Ljava/lang/String;[Ljava/lang/Class;)Ljava/lang/reflect/Method;".into(),
             interface: false,
@@ -320,6 +397,22 @@ mod tests {
     }
 
     #[test]
+    fn an_array_passed_to_two_lookups_names_its_list_for_both() {
+        let (mut ir, a, s) = two_types();
+        store(&mut ir, a, Some(0), 1);
+        store(&mut ir, a, Some(1), s);
+        lookup(&mut ir, a);
+        lookup(&mut ir, a);
+        let lists = parameter_lists(&ir, &ir.array_lengths());
+        assert_eq!(
+            lists.get(&a).map(String::as_str),
+            Some("(double,java.lang.String)")
+        );
+        let filled = filled_arrays(&ir, &ir.array_lengths(), |_| true);
+        assert_eq!(filled.get(&a), Some(&vec![vec![1], vec![s]]));
+    }
+
+    #[test]
     fn an_unknown_index_a_missing_element_or_a_second_use_names_no_list() {
         let (mut ir, a, s) = two_types();
         store(&mut ir, a, Some(0), 1);
@@ -332,12 +425,24 @@ mod tests {
         lookup(&mut ir, a);
         assert!(parameter_lists(&ir, &ir.array_lengths()).is_empty());
 
+        // A second use by a call that may store into the array.
         let (mut ir, a, s) = two_types();
         store(&mut ir, a, Some(0), 1);
         store(&mut ir, a, Some(1), s);
-        lookup(&mut ir, a);
+        call(&mut ir, a, "app.Helper");
         lookup(&mut ir, a);
         assert!(parameter_lists(&ir, &ir.array_lengths()).is_empty());
+        assert!(filled_arrays(&ir, &ir.array_lengths(), |_| true).is_empty());
+
+        // Two classes stored at one index: no list, both elements.
+        let (mut ir, a, s) = two_types();
+        store(&mut ir, a, Some(0), 1);
+        store(&mut ir, a, Some(1), s);
+        store(&mut ir, a, Some(1), 1);
+        lookup(&mut ir, a);
+        assert!(parameter_lists(&ir, &ir.array_lengths()).is_empty());
+        let filled = filled_arrays(&ir, &ir.array_lengths(), |_| true);
+        assert_eq!(filled.get(&a), Some(&vec![vec![1], vec![s, 1]]));
 
         let (mut ir, a, s) = two_types();
         store(&mut ir, a, Some(0), 1);
@@ -345,6 +450,10 @@ mod tests {
         let copy = ir.new_var("l1", "java.lang.Object");
         ir.stmts.push(Stmt::Assign { dst: copy, src: a });
         lookup(&mut ir, a);
+        // A copy that nothing reads leaves the array as it is ...
+        assert_eq!(parameter_lists(&ir, &ir.array_lengths()).len(), 1);
+        // ... and one that a call reads lets it escape.
+        call(&mut ir, copy, "app.Helper");
         assert!(parameter_lists(&ir, &ir.array_lengths()).is_empty());
     }
 
