@@ -913,10 +913,10 @@ impl FactsBuilder {
             code,
             param_of: ir.param_positions(),
             arrays: {
-                let parameter_lists = parameter_lists(ir, &lengths);
                 let elements = filled_arrays(ir, &lengths, |ty| {
                     ty == "java.lang.Class[]" || ty == "java.lang.Object[]"
                 });
+                let parameter_lists = parameter_lists(ir, &elements);
                 ConstantArrays {
                     method_types: method_types(ir, &parameter_lists),
                     parameter_lists,

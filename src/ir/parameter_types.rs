@@ -29,19 +29,26 @@ pub fn parameter_list<S: AsRef<str>>(params: &[S]) -> String {
     format!("({})", names.join(","))
 }
 
-/// For each variable in `lengths` (the method's constant-length arrays,
-/// from [`MethodIr::array_lengths`]) that is a `Class[]` filled with class
-/// constants at every index and used only as one call argument: its
-/// parameter list, as in Soot's signatures: `(java.lang.String,int[])`.
-pub fn parameter_lists(ir: &MethodIr, lengths: &FxHashMap<Var, u32>) -> FxHashMap<Var, String> {
-    let filled = filled_arrays(ir, lengths, |ty| ty == "java.lang.Class[]");
-    if filled.is_empty() {
+/// For each of the `filled` arrays ([`filled_arrays`]) that is a `Class[]`
+/// with one class constant at every index: its parameter list, as in
+/// Soot's signatures: `(java.lang.String,int[])`.
+pub fn parameter_lists(
+    ir: &MethodIr,
+    filled: &FxHashMap<Var, Vec<Vec<Var>>>,
+) -> FxHashMap<Var, String> {
+    let is_class_array = |v: Var| {
+        ir.vars
+            .get(v as usize)
+            .is_some_and(|info| info.ty == "java.lang.Class[]")
+    };
+    if !filled.keys().any(|v| is_class_array(*v)) {
         return FxHashMap::default();
     }
     let defs = definitions(ir);
     let constants = class_constants(ir, &defs);
     filled
-        .into_iter()
+        .iter()
+        .filter(|(v, _)| is_class_array(**v))
         .filter_map(|(v, elements)| {
             let list: Option<Vec<&str>> = elements
                 .iter()
@@ -50,7 +57,7 @@ pub fn parameter_lists(ir: &MethodIr, lengths: &FxHashMap<Var, u32>) -> FxHashMa
                     _ => None,
                 })
                 .collect();
-            Some((v, parameter_list(&list?)))
+            Some((*v, parameter_list(&list?)))
         })
         .collect()
 }
@@ -331,6 +338,11 @@ mod tests {
         call(ir, array, "java.lang.Class");
     }
 
+    /// The parameter lists of `ir`'s filled arrays.
+    fn lists_of(ir: &MethodIr) -> FxHashMap<Var, String> {
+        parameter_lists(ir, &filled_arrays(ir, &ir.array_lengths(), |_| true))
+    }
+
     /// A call of `class`'s `getMethod(String, Class[])` with `array`.
     fn call(ir: &mut MethodIr, array: Var, class: &str) {
         let target = MemberRef {
@@ -389,7 +401,7 @@ mod tests {
         store(&mut ir, a, Some(0), 1);
         store(&mut ir, a, Some(1), s);
         lookup(&mut ir, a);
-        let lists = parameter_lists(&ir, &ir.array_lengths());
+        let lists = lists_of(&ir);
         assert_eq!(
             lists.get(&a).map(String::as_str),
             Some("(double,java.lang.String)")
@@ -403,7 +415,7 @@ mod tests {
         store(&mut ir, a, Some(1), s);
         lookup(&mut ir, a);
         lookup(&mut ir, a);
-        let lists = parameter_lists(&ir, &ir.array_lengths());
+        let lists = lists_of(&ir);
         assert_eq!(
             lists.get(&a).map(String::as_str),
             Some("(double,java.lang.String)")
@@ -418,12 +430,12 @@ mod tests {
         store(&mut ir, a, Some(0), 1);
         store(&mut ir, a, None, s);
         lookup(&mut ir, a);
-        assert!(parameter_lists(&ir, &ir.array_lengths()).is_empty());
+        assert!(lists_of(&ir).is_empty());
 
         let (mut ir, a, _) = two_types();
         store(&mut ir, a, Some(0), 1);
         lookup(&mut ir, a);
-        assert!(parameter_lists(&ir, &ir.array_lengths()).is_empty());
+        assert!(lists_of(&ir).is_empty());
 
         // A second use by a call that may store into the array.
         let (mut ir, a, s) = two_types();
@@ -431,7 +443,7 @@ mod tests {
         store(&mut ir, a, Some(1), s);
         call(&mut ir, a, "app.Helper");
         lookup(&mut ir, a);
-        assert!(parameter_lists(&ir, &ir.array_lengths()).is_empty());
+        assert!(lists_of(&ir).is_empty());
         assert!(filled_arrays(&ir, &ir.array_lengths(), |_| true).is_empty());
 
         // Two classes stored at one index: no list, both elements.
@@ -440,7 +452,7 @@ mod tests {
         store(&mut ir, a, Some(1), s);
         store(&mut ir, a, Some(1), 1);
         lookup(&mut ir, a);
-        assert!(parameter_lists(&ir, &ir.array_lengths()).is_empty());
+        assert!(lists_of(&ir).is_empty());
         let filled = filled_arrays(&ir, &ir.array_lengths(), |_| true);
         assert_eq!(filled.get(&a), Some(&vec![vec![1], vec![s, 1]]));
 
@@ -451,10 +463,10 @@ mod tests {
         ir.stmts.push(Stmt::Assign { dst: copy, src: a });
         lookup(&mut ir, a);
         // A copy that nothing reads leaves the array as it is ...
-        assert_eq!(parameter_lists(&ir, &ir.array_lengths()).len(), 1);
+        assert_eq!(lists_of(&ir).len(), 1);
         // ... and one that a call reads lets it escape.
         call(&mut ir, copy, "app.Helper");
-        assert!(parameter_lists(&ir, &ir.array_lengths()).is_empty());
+        assert!(lists_of(&ir).is_empty());
     }
 
     /// A static call of `MethodType.methodType` with descriptor `desc`.
@@ -499,7 +511,7 @@ mod tests {
             dst: copy,
             src: array,
         });
-        let types = method_types(&ir, &parameter_lists(&ir, &ir.array_lengths()));
+        let types = method_types(&ir, &lists_of(&ir));
         let list = |v: Var| types.get(&v).map(String::as_str);
         assert_eq!(list(none), Some("()"));
         assert_eq!(list(one), Some("(double)"));
@@ -512,7 +524,7 @@ mod tests {
         store(&mut ir, a, Some(0), 1);
         store(&mut ir, a, Some(1), s);
         let three = method_type(&mut ir, VARARGS, vec![Some(s), Some(s), Some(a)]);
-        let types = method_types(&ir, &parameter_lists(&ir, &ir.array_lengths()));
+        let types = method_types(&ir, &lists_of(&ir));
         assert_eq!(
             types.get(&three).map(String::as_str),
             Some("(java.lang.String,double,java.lang.String)")
