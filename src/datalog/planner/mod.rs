@@ -207,6 +207,7 @@ pub fn plan_rule(prog: &Program, layout: &Layout, ri: usize, dynamic: &HashSet<R
     lower::add_extra_ranges(prog, layout, &norm, &homes, &atoms, &mut factors);
     let head_vars: HashSet<VarId> = norm.head.args.iter().filter_map(var_of).collect();
     let home_bits = |vs: &[VarId]| lower::home_bits(layout, &homes, vs);
+    let dynamic: Vec<bool> = factors.iter().map(|f| atoms[f.atom].dynamic).collect();
     let units = order::Units {
         factors: &factors,
         negs: &negs,
@@ -215,10 +216,9 @@ pub fn plan_rule(prog: &Program, layout: &Layout, ri: usize, dynamic: &HashSet<R
         free_cmps: &free_cmps,
         head_vars: &head_vars,
         home_bits: &home_bits,
+        dynamic: &dynamic,
     };
-    let dynamic_factors: Vec<usize> = (0..factors.len())
-        .filter(|&f| atoms[factors[f].atom].dynamic)
-        .collect();
+    let dynamic_factors: Vec<usize> = (0..factors.len()).filter(|&f| dynamic[f]).collect();
     let variants = if dynamic_factors.is_empty() {
         vec![order::plan_variant(&units, None, &[])]
     } else {
