@@ -13,8 +13,9 @@
 //! `vP` tuples to keep those of a few dozen variables: 2.2 s of the quick
 //! start's main stratum (summed over both threads, 8,127 evaluations),
 //! and after the change too little to be listed. The quick start's wall
-//! time did not move beyond this machine's spread (1.011, user 0.975, two
-//! alternating pairs).
+//! time did not move beyond this machine's spread: 1.011 and 1.004 of
+//! the time (user 0.975 and 0.979) in two alternating runs of two pairs,
+//! 1.050 in bench-compare's (bench/RESULTS.md, thirty-third session).
 
 use super::{AtomPlan, CmpPlan, Factor, Source, Step, Variant};
 use crate::bdd::VarSet;
