@@ -680,6 +680,44 @@ fn a_test_of_a_members_name_gives_it_a_filtered_variable_inside_the_branch() {
     );
 }
 
+/// A name spelled from a string's letters (xalan's setter names): the
+/// attribute's field read anew for each character, capitalised first and
+/// after each '-', behind "set" and "Xml" behind a branch; and a
+/// capitalised name, `toUpperCase(s.charAt(0)) + s.substring(1)`. The
+/// concatenation spells `lettersOf` the field's first load, and each
+/// method whose name it spells from a constant is listed with that
+/// constant: `setFontSize` from "font-size", `setXmlSpace` from "space"
+/// with "Xml", and nothing from `setHeight`, whose letters no constant
+/// of the program has.
+#[test]
+fn a_name_spelled_a_letter_at_a_time_names_the_members_of_constants() {
+    let f = facts_of(&[fixture("reflection")]);
+    let setter = "<Concatenated$Attribute: java.lang.String setterName()>";
+    let site = format!("{setter}[97@L109] concat");
+    assert_eq!(
+        rows(&f, "lettersOf", &site),
+        [format!("{site}\t{setter}/s@33")]
+    );
+    // A character beside a piece of the same string: the capitalised
+    // parameter.
+    let capitalize = "<Concatenated: java.lang.String capitalize(java.lang.String)>";
+    assert_eq!(
+        rows(&f, "lettersOf", capitalize),
+        [format!("{capitalize}[13@L13] concat\t{capitalize}/p0")]
+    );
+    let spelled: Vec<String> = rows(&f, "lettersMethod", &site)
+        .into_iter()
+        .filter(|r| r.contains("Concatenated$Style"))
+        .collect();
+    assert_eq!(
+        spelled,
+        [
+            format!("{site}\t\"font-size\"\t<Concatenated$Style: void setFontSize(int)>"),
+            format!("{site}\t\"space\"\t<Concatenated$Style: void setXmlSpace(int)>"),
+        ]
+    );
+}
+
 /// A builder's appends are in order only where they run on every path,
 /// once: xalan's setter names append "set", then "Xml" behind a branch,
 /// then the attribute's letters in a loop. The name starts with "set"
@@ -693,6 +731,10 @@ fn appends_behind_a_branch_or_in_a_loop_leave_only_the_known_start() {
     assert_eq!(
         rows(&f, "partialMethod", &site),
         [
+            "<Concatenated$Attribute: java.lang.String setterName()>",
+            "<Concatenated$Style: void setFontSize(int)>",
+            "<Concatenated$Style: void setHeight(int)>",
+            "<Concatenated$Style: void setXmlSpace(int)>",
             setter,
             "<Holders$Box: void set(java.lang.Object)>",
             "<Introspection$Task: void setLevel(Introspection$Level)>",

@@ -16,7 +16,7 @@ use crate::ir::member_tests::{MemberTest, NameMatch, Passes, TypeMatch};
 use crate::ir::parameter_types::{
     filled_arrays, method_types, parameter_list, parameter_lists, MAX_PARAMETERS,
 };
-use crate::ir::string_builders::{concat_affixes, Affixes};
+use crate::ir::string_builders::{concat_affixes, concat_letters, Affixes, Letters};
 use crate::ir::{ConcatPart, Invoke, InvokeKind, MethodIr, Stmt, Var};
 use fxhash::{FxHashMap, FxHashSet};
 
@@ -63,6 +63,8 @@ struct Body<'a> {
     arrays: ConstantArrays,
     /// The known text of each concatenation's result.
     affixes: FxHashMap<Var, Affixes>,
+    /// The concatenations that spell the letters of a string.
+    letters: FxHashMap<Var, Letters>,
     /// Each call's null guard, by bytecode index (one block, one guard).
     guard_at: FxHashMap<u32, u32>,
     /// The calls of a body without bytecode numbered so far.
@@ -199,6 +201,10 @@ pub struct FactsBuilder {
     pub source_files: FxHashMap<u32, String>,
     /// The object of each concatenation.
     pub(super) concat_heaps: Vec<u32>,
+    /// The concatenations that spell the letters of a string
+    /// (`lettersOf`), by heap object, for `lettersMethod` and
+    /// `lettersField`.
+    pub(super) concat_letters: Vec<(u32, Letters)>,
     /// The concatenations with known text, by object (matched against the
     /// class path's names by [`super::partial_names`]).
     pub(super) concat_texts: Vec<(u32, Affixes)>,
@@ -282,6 +288,7 @@ impl FactsBuilder {
             stats: FactStats::default(),
             source_files: FxHashMap::default(),
             concat_heaps: Vec::new(),
+            concat_letters: Vec::new(),
             concat_texts: Vec::new(),
             name_filters: Vec::new(),
             resource_streams: Vec::new(),
@@ -925,6 +932,7 @@ impl FactsBuilder {
                 }
             },
             affixes: concat_affixes(ir),
+            letters: concat_letters(ir),
             guard_at: ir.call_guards.iter().copied().collect(),
             synthetic_sites: 0,
         };
@@ -983,9 +991,9 @@ impl FactsBuilder {
             Stmt::ArrayStore { base, src, .. } => self.add(R::S, &[g(*base), ARRAY_FIELD, g(*src)]),
             Stmt::Invoke(inv) => self.emit_call_in(body, inv),
             Stmt::Concat { bci, dst, parts } => {
-                let exact = body.affixes.get(dst);
+                let known = (body.affixes.get(dst), body.letters.get(dst));
                 let (m, line) = (body.method, body.line_of(*bci));
-                self.emit_concat(m, &body.sig, *bci, line, g(*dst), parts, exact, body.base);
+                self.emit_concat(m, &body.sig, *bci, line, g(*dst), parts, known, body.base);
             }
             Stmt::Lambda {
                 bci,
@@ -1195,7 +1203,7 @@ impl FactsBuilder {
         line: u32,
         dst: u32,
         parts: &[ConcatPart],
-        affixes: Option<&Affixes>,
+        (affixes, letters): (Option<&Affixes>, Option<&Letters>),
         base: u32,
     ) {
         self.stats.concats += 1;
@@ -1211,9 +1219,13 @@ impl FactsBuilder {
                 self.concat_texts.push((h, a.clone()));
             }
         }
+        if let Some(l) = letters {
+            self.add(R::LettersOf, &[h, base + l.source]);
+            self.concat_letters.push((h, l.clone()));
+        }
         for (k, p) in parts.iter().enumerate() {
             let src = match p {
-                ConcatPart::Unknown => continue,
+                ConcatPart::Unknown | ConcatPart::Letter { .. } => continue,
                 ConcatPart::Var(v) | ConcatPart::Maybe(v) => base + *v,
                 ConcatPart::Const(text) => {
                     let v = self.new_var(m, &format!("concat@{bci}#{k}"), "java.lang.String");

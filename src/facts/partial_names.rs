@@ -26,8 +26,8 @@
 
 use super::extract::{FactsBuilder, R};
 use crate::ir::member_tests::{NameMatch, Passes};
-use crate::ir::string_builders::Affixes;
-use fxhash::FxHashSet;
+use crate::ir::string_builders::{fold_letters, Affixes, Letters};
+use fxhash::{FxHashMap, FxHashSet};
 
 /// The most classes one concatenation may name.
 pub const CLASS_BUDGET: usize = 200;
@@ -56,16 +56,21 @@ impl<T> NameIndex<T> {
         }
     }
 
-    /// The items whose names fit: equal to the text of an exact
-    /// concatenation, else starting with its prefix and ending with its
-    /// suffix, with room for the unknown part between them.
+    /// The items whose names fit (see [`Self::fits_named`]).
     fn fits(&self, a: &Affixes) -> Vec<&T> {
+        self.fits_named(a).into_iter().map(|(_, t)| t).collect()
+    }
+
+    /// The items whose names fit, with their names: equal to the text of
+    /// an exact concatenation, else starting with its prefix and ending
+    /// with its suffix, with room for the unknown part between them.
+    fn fits_named(&self, a: &Affixes) -> Vec<(&str, &T)> {
         let fits = |name: &str| a.fits(&a.prefix, name);
         if a.exact || !a.prefix.is_empty() {
             self.forward[starting(&self.forward, &a.prefix)]
                 .iter()
                 .filter(|(n, _)| fits(n))
-                .map(|(_, t)| t)
+                .map(|(n, t)| (n.as_str(), t))
                 .collect()
         } else {
             let reversed: String = a.suffix.chars().rev().collect();
@@ -76,7 +81,7 @@ impl<T> NameIndex<T> {
             out.sort_unstable();
             out.into_iter()
                 .filter(|&k| fits(&self.forward[k].0))
-                .map(|k| &self.forward[k].1)
+                .map(|k| (self.forward[k].0.as_str(), &self.forward[k].1))
                 .collect()
         }
     }
@@ -168,7 +173,8 @@ impl MemberNames {
 pub fn match_partial_names(b: &mut FactsBuilder) {
     let texts = std::mem::take(&mut b.concat_texts);
     let filters = std::mem::take(&mut b.name_filters);
-    if texts.is_empty() && filters.is_empty() {
+    let letters = std::mem::take(&mut b.concat_letters);
+    if texts.is_empty() && filters.is_empty() && letters.is_empty() {
         return;
     }
     let classes = NameIndex::new(
@@ -213,6 +219,9 @@ pub fn match_partial_names(b: &mut FactsBuilder) {
             }
         }
     }
+    if !letters.is_empty() {
+        spell_members(b, &members, &letters);
+    }
     for (h, test) in &filters {
         // A filter lets through every member that passes, the
         // application's and the library's alike, and has no budget: it
@@ -251,6 +260,61 @@ pub fn match_partial_names(b: &mut FactsBuilder) {
         pass.dedup();
         for m in pass {
             b.add(rel, &[*h, m]);
+        }
+    }
+}
+
+/// Lists, for each concatenation that spells the letters of a string
+/// ([`Letters`]), the methods and fields whose name it spells where the
+/// string is a constant (`lettersMethod`, `lettersField`): a name that
+/// starts with one of its heads and ends with its tail, and whose letters
+/// between them are the constant's, case and separators set aside
+/// ([`fold_letters`]). The candidates are those the heads and tail fit,
+/// the application's first and within the budget, as for the
+/// concatenations' affixes.
+fn spell_members(b: &mut FactsBuilder, members: &MemberNames, letters: &[(u32, Letters)]) {
+    let mut by_letters: FxHashMap<String, Vec<u32>> = FxHashMap::default();
+    for (text, &h) in &b.string_heaps {
+        let key = fold_letters(text);
+        if !key.is_empty() {
+            by_letters.entry(key).or_default().push(h);
+        }
+    }
+    for (index, rel) in [
+        (&members.methods, R::LettersMethod),
+        (&members.fields, R::LettersField),
+    ] {
+        let mut rows: Vec<(u32, u32, u32)> = Vec::new();
+        for (h, l) in letters {
+            for head in &l.heads {
+                let a = Affixes {
+                    prefix: head.clone(),
+                    suffix: l.tail.clone(),
+                    exact: false,
+                };
+                let fit = index.fits_named(&a);
+                let application = fit.iter().any(|(_, (_, library))| !library);
+                let fit: Vec<(&str, u32)> = (fit.into_iter())
+                    .filter(|(_, (_, library))| !application || !library)
+                    .map(|(n, (m, _))| (n, *m))
+                    .collect();
+                if fit.len() > MEMBER_BUDGET {
+                    b.stats.partial_over_budget += 1;
+                    continue;
+                }
+                for (name, m) in fit {
+                    let middle = &name[head.len()..name.len() - l.tail.len()];
+                    let Some(texts) = by_letters.get(&fold_letters(middle)) else {
+                        continue;
+                    };
+                    rows.extend(texts.iter().map(|&s| (*h, s, m)));
+                }
+            }
+        }
+        rows.sort_unstable();
+        rows.dedup();
+        for (h, s, m) in rows {
+            b.add(rel, &[h, s, m]);
         }
     }
 }

@@ -196,6 +196,15 @@ relations! {
     PartialField => "partialField",
         [("heap", "H"), ("field", "F")],
         "a concatenation whose known prefix and suffix fit the field's name";
+    LettersOf => "lettersOf",
+        [("heap", "H"), ("source", "V")],
+        "a concatenation that spells the letters of the string the variable holds (a capitalised name, xalan's setter names)";
+    LettersMethod => "lettersMethod",
+        [("heap", "H"), ("text", "H"), ("method", "M")],
+        "a method whose name the concatenation spells where its source holds the constant string";
+    LettersField => "lettersField",
+        [("heap", "H"), ("text", "H"), ("field", "F")],
+        "a field whose name the concatenation spells where its source holds the constant string";
     ClassObject => "classObject",
         [("heap", "H"), ("type", "T")],
         "the java.lang.Class object of a type";

@@ -12,7 +12,9 @@
 //!
 //! Likewise the concatenations whose known prefix and suffix fit no name
 //! become one object, `<computed string>`. A string that names a resource
-//! of the class path (`resourceNamed`) is a name too.
+//! of the class path (`resourceNamed`) is a name too, and so is one whose
+//! letters a concatenation spells into a member's name (`lettersMethod`,
+//! `lettersField`), with the concatenation (`lettersOf`).
 //!
 //! A text that looks like a qualified class name (`com.apple.eawt.App`)
 //! stays distinct even when no such class is on the class path, so that
@@ -66,7 +68,7 @@ pub(super) fn unnamed_strings(b: &FactsBuilder) -> Vec<(Vec<u32>, String)> {
         }
         named
     };
-    let constants = named(
+    let mut constants = named(
         b,
         &[
             R::StringType,
@@ -75,6 +77,11 @@ pub(super) fn unnamed_strings(b: &FactsBuilder) -> Vec<(Vec<u32>, String)> {
             R::ResourceNamed,
         ],
     );
+    // The constants whose letters a concatenation spells into a member's
+    // name (`"font-size"`, which xalan's setters spell `setFontSize`).
+    for r in [R::LettersMethod, R::LettersField] {
+        constants.extend(b.rels[r as usize].chunks(3).map(|t| t[1]));
+    }
     let strings: Vec<u32> = b
         .string_heaps
         .iter()
@@ -88,6 +95,7 @@ pub(super) fn unnamed_strings(b: &FactsBuilder) -> Vec<(Vec<u32>, String)> {
             R::PartialMethod,
             R::PartialField,
             R::ResourceNamed,
+            R::LettersOf,
         ],
     );
     let concats: Vec<u32> = (b.concat_heaps.iter())

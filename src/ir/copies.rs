@@ -140,6 +140,13 @@ pub fn remove_trivial(ir: &mut MethodIr, candidates: &[Var]) {
     for a in ir.null_elements.iter_mut() {
         map(a);
     }
+    for (_, _, source) in ir.letter_args.iter_mut() {
+        map(source);
+    }
+    for (piece, source) in ir.string_pieces.iter_mut() {
+        map(piece);
+        map(source);
+    }
     if let Some(r) = &mut ir.ret {
         map(r);
     }

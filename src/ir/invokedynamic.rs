@@ -19,15 +19,41 @@ use crate::classfile::model::{ClassInfo, Constant};
 const TAG_ARG: char = '\u{1}';
 const TAG_CONST: char = '\u{2}';
 
+/// An argument of an `invokedynamic`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Arg {
+    /// The variable of a reference; `None` for primitives and null.
+    pub var: Option<Var>,
+    /// For a `char` that is a character of a string, the string's
+    /// variable ([`ConcatPart::Letter`]).
+    pub letter: Option<Var>,
+}
+
+/// A concatenation's argument: the reference, the character of a string,
+/// or text the analysis does not know.
+fn concat_arg(arg: Option<&Arg>) -> ConcatPart {
+    match arg {
+        Some(Arg { var: Some(v), .. }) => ConcatPart::Var(*v),
+        Some(Arg {
+            letter: Some(source),
+            ..
+        }) => ConcatPart::Letter {
+            source: *source,
+            repeats: false,
+        },
+        _ => ConcatPart::Unknown,
+    }
+}
+
 /// Translates one `invokedynamic` whose arguments are `args` (one per
-/// descriptor parameter; `None` for primitives and null).
+/// descriptor parameter).
 pub fn translate(
     class: &ClassInfo,
     bci: u32,
     bootstrap_index: u16,
     name: &str,
     desc: &MethodDesc,
-    args: &[Option<Var>],
+    args: &[Arg],
     dst: Option<Var>,
 ) -> Result<Stmt, String> {
     let bsm = class
@@ -58,10 +84,7 @@ pub fn translate(
                 match c {
                     TAG_ARG => {
                         flush(&mut text, &mut parts);
-                        match args.get(next_arg) {
-                            Some(Some(v)) => parts.push(ConcatPart::Var(*v)),
-                            _ => parts.push(ConcatPart::Unknown),
-                        }
+                        parts.push(concat_arg(args.get(next_arg)));
                         next_arg += 1;
                     }
                     TAG_CONST => {
@@ -85,10 +108,7 @@ pub fn translate(
         ("java.lang.invoke.StringConcatFactory", "makeConcat", Some(dst)) => Ok(Stmt::Concat {
             bci,
             dst,
-            parts: args
-                .iter()
-                .map(|v| v.map_or(ConcatPart::Unknown, ConcatPart::Var))
-                .collect(),
+            parts: args.iter().map(|a| concat_arg(Some(a))).collect(),
         }),
         ("java.lang.invoke.LambdaMetafactory", "metafactory" | "altMetafactory", Some(dst)) => {
             let Constant::MethodType(sam_desc) = static_arg(0)? else {
@@ -127,7 +147,7 @@ pub fn translate(
                 sam_desc,
                 impl_kind,
                 implementation,
-                captured: args.to_vec(),
+                captured: args.iter().map(|a| a.var).collect(),
             })
         }
         (owner, bname, dst) => Ok(Stmt::UnknownDynamic {

@@ -52,6 +52,14 @@ enum Val {
     /// compared with 1 after the tests of the name, is a test of the
     /// member's number of parameters ([`member_test`]).
     Length(Var),
+    /// A character of the string that a variable holds (`s.charAt(i)`),
+    /// kept through `Character.toUpperCase` and the like and through
+    /// `int` locals, and at a merge that every path brings it to: the
+    /// letters a builder appends ([`MethodIr::letter_args`]). The string
+    /// is named by the first variable that loaded it, where several loads
+    /// read one field of one object (xalan's loop reads `m_name` anew for
+    /// each character).
+    Letter(Var),
     Float,
     Long,
     Double,
@@ -95,8 +103,8 @@ impl Val {
             (a, b) if a == b => a,
             (Val::Null, Val::Ref(v)) | (Val::Ref(v), Val::Null) => Val::Ref(v),
             (
-                Val::Int | Val::IntConst(_) | Val::Length(_),
-                Val::Int | Val::IntConst(_) | Val::Length(_),
+                Val::Int | Val::IntConst(_) | Val::Length(_) | Val::Letter(_),
+                Val::Int | Val::IntConst(_) | Val::Length(_) | Val::Letter(_),
             ) => Val::Int,
             _ => Val::Top,
         }
@@ -624,10 +632,10 @@ fn merge_states(
         let Some(k) = kinds[b].as_ref() else { continue };
         let pc = cfg.insns[cfg.blocks[b].start].pc;
         let mut st = k.clone();
-        // Pass 1's lengths name its variable 0: past a merge, a length is
-        // any number.
+        // Pass 1's lengths and letters name its variable 0: past a merge,
+        // they are any number.
         for v in st.locals.iter_mut().chain(st.stack.iter_mut()) {
-            if let Val::Length(_) = v {
+            if let Val::Length(_) | Val::Letter(_) = v {
                 *v = Val::Int;
             }
         }
@@ -686,6 +694,8 @@ struct VariablePass<'a> {
     edges: FxHashSet<(Var, Var)>,
     /// Candidates for [`super::copies::remove_trivial`].
     copies: Vec<Var>,
+    /// The loads of fields so far (see [`StringLoads`]).
+    loads: StringLoads,
 }
 
 impl<'a> VariablePass<'a> {
@@ -715,6 +725,7 @@ impl<'a> VariablePass<'a> {
             exits: vec![None; nb],
             edges: FxHashSet::default(),
             copies,
+            loads: StringLoads::default(),
         }
     }
 
@@ -752,10 +763,12 @@ impl<'a> VariablePass<'a> {
         }
     }
 
-    /// Keeps in merge block `b`'s int locals the array length that every
-    /// path into it brings ([`Val::Length`]), where every predecessor is
-    /// translated (none comes back around a loop): javac's `||` and `&&`
-    /// conditions merge between the length's `istore` and its test.
+    /// Keeps in merge block `b`'s int locals the array length
+    /// ([`Val::Length`]) or the string's character ([`Val::Letter`]) that
+    /// every path into it brings, where every predecessor is translated
+    /// (none comes back around a loop): javac's `||` and `&&` conditions
+    /// merge between the length's `istore` and its test, and xalan's
+    /// setter names merge the character read and the one capitalised.
     fn keep_lengths(&self, b: usize, st: &mut State) {
         for (k, slot) in st.locals.iter_mut().enumerate() {
             if *slot != Val::Int {
@@ -766,7 +779,7 @@ impl<'a> VariablePass<'a> {
                     .as_ref()
                     .and_then(|e| e.locals.get(k).copied())
             });
-            let Some(Some(first @ Val::Length(_))) = brought.next() else {
+            let Some(Some(first @ (Val::Length(_) | Val::Letter(_)))) = brought.next() else {
                 continue;
             };
             if brought.all(|x| x == Some(first)) {
@@ -833,6 +846,8 @@ impl<'a> VariablePass<'a> {
             handler_phis: self.phis,
             seen_edges: std::mem::take(&mut self.edges),
             copies: std::mem::take(&mut self.copies),
+            aliases: &self.aliases,
+            loads: std::mem::take(&mut self.loads),
         };
         for k in cfg.blocks[b].start..cfg.blocks[b].end {
             for &h in &cfg.covering[k] {
@@ -856,6 +871,7 @@ impl<'a> VariablePass<'a> {
         }
         self.edges = std::mem::take(&mut tr.seen_edges);
         self.copies = std::mem::take(&mut tr.copies);
+        self.loads = std::mem::take(&mut tr.loads);
         if let Some(g) = self.guards[b] {
             let calls = ir.stmts[first_stmt..].iter().filter_map(|s| match s {
                 Stmt::Invoke(inv) => Some((inv.bci, g)),
@@ -1016,6 +1032,7 @@ fn infer_kinds(
     let mut queued = vec![false; nb];
     queued[0] = true;
     let mut scratch = MethodIr::default();
+    let no_aliases = FxHashMap::default();
     while let Some(b) = work.pop() {
         queued[b] = false;
         let mut st = kinds[b].clone().unwrap_or_else(|| entry.clone());
@@ -1027,6 +1044,8 @@ fn infer_kinds(
             handler_phis: &[],
             seen_edges: FxHashSet::default(),
             copies: Vec::new(),
+            aliases: &no_aliases,
+            loads: StringLoads::default(),
         };
         let mut to_handlers: Vec<(usize, State)> = Vec::new();
         for k in cfg.blocks[b].start..cfg.blocks[b].end {
@@ -1147,6 +1166,30 @@ struct Translator<'a> {
     /// Variables defined only by a copy of a value of their own type:
     /// candidates for [`super::copies::remove_trivial`].
     copies: Vec<Var>,
+    /// The φs that copy one variable (see [`VariablePass::note_aliases`]).
+    aliases: &'a FxHashMap<Var, Var>,
+    /// Where strings were loaded from, for [`Val::Letter`].
+    loads: StringLoads,
+}
+
+/// The loads of reference fields in the method so far: each load's
+/// variable names the first variable that loaded the same field of the
+/// same object, so that the characters read through separate loads of
+/// one field are letters of one string.
+#[derive(Default)]
+struct StringLoads {
+    /// The first load of each field (class and name) of each base.
+    first: FxHashMap<(Var, String), Var>,
+    /// Each later load's first.
+    same_as: FxHashMap<Var, Var>,
+}
+
+impl StringLoads {
+    /// The variable that names the string `v` holds.
+    fn canonical(&self, aliases: &FxHashMap<Var, Var>, v: Var) -> Var {
+        let v = member_tests::resolve(aliases, v);
+        self.same_as.get(&v).copied().unwrap_or(v)
+    }
 }
 
 type StepResult = Result<(), LowerError>;
@@ -1453,7 +1496,7 @@ impl Translator<'_> {
         };
         let v = match kind {
             0 => match v {
-                Val::Length(a) => Val::Length(a),
+                Val::Length(_) | Val::Letter(_) => v,
                 _ => Val::Int,
             },
             1 => Val::Long,
@@ -1550,7 +1593,15 @@ impl Translator<'_> {
             _ => None,
         };
         if self.emit {
-            let arg_vars: Vec<Option<Var>> = args.iter().map(|a| a.var()).collect();
+            let arg_vars: Vec<invokedynamic::Arg> = (args.iter())
+                .map(|a| invokedynamic::Arg {
+                    var: a.var(),
+                    letter: match a {
+                        Val::Letter(s) => Some(*s),
+                        _ => None,
+                    },
+                })
+                .collect();
             let stmt = invokedynamic::translate(self.class, pc, bsm, name, &d, &arg_vars, dst)
                 .map_err(|e| LowerError {
                     bci: pc,
@@ -1780,6 +1831,14 @@ impl Translator<'_> {
                     if insn.op == op::GETSTATIC {
                         self.push_stmt(Stmt::StaticLoad { dst, field });
                     } else if let Some(base) = base {
+                        if self.emit {
+                            let base = member_tests::resolve(self.aliases, base);
+                            let key = (base, format!("{}.{}", field.class, field.name));
+                            let first = *self.loads.first.entry(key).or_insert(dst);
+                            if first != dst {
+                                self.loads.same_as.insert(dst, first);
+                            }
+                        }
                         self.push_stmt(Stmt::Load { dst, base, field });
                     }
                     Val::Ref(dst)
@@ -1818,14 +1877,16 @@ impl Translator<'_> {
             op::INVOKEVIRTUAL => InvokeKind::Virtual,
             _ => InvokeKind::Interface,
         };
-        let mut args = Vec::with_capacity(d.params.len());
+        let mut vals = Vec::with_capacity(d.params.len());
         for _ in &d.params {
             match st.stack.pop() {
-                Some(v) => args.push(v.var()),
+                Some(v) => vals.push(v),
                 None => return self.fail(insn, "stack underflow"),
             }
         }
-        args.reverse();
+        vals.reverse();
+        let args: Vec<Option<Var>> = vals.iter().map(|v| v.var()).collect();
+        self.note_letter_args(insn.pc, &vals);
         let receiver = if kind == InvokeKind::Static {
             None
         } else {
@@ -1848,6 +1909,7 @@ impl Translator<'_> {
         } else {
             None
         };
+        let letter = self.letter_of_call(&target, receiver, &vals, result);
         self.push_stmt(Stmt::Invoke(Invoke {
             bci: pc,
             kind,
@@ -1858,12 +1920,67 @@ impl Translator<'_> {
             exception,
         }));
         if d.ret != "void" {
-            st.stack.push(match result {
-                Some(v) => Val::Ref(v),
-                None => result_val,
+            st.stack.push(match (result, letter) {
+                (Some(v), _) => Val::Ref(v),
+                (None, Some(l)) => l,
+                (None, None) => result_val,
             });
         }
         Ok(())
+    }
+
+    /// Records the `char` arguments of a call that are characters of a
+    /// string ([`MethodIr::letter_args`]).
+    fn note_letter_args(&mut self, pc: u32, vals: &[Val]) {
+        if !self.emit {
+            return;
+        }
+        for (k, v) in vals.iter().enumerate() {
+            if let (Val::Letter(s), Ok(k)) = (v, u16::try_from(k)) {
+                self.ir.letter_args.push((pc, k, *s));
+            }
+        }
+    }
+
+    /// What a call on strings and characters gives: a character of the
+    /// receiver's string (`charAt`), the same character in another case
+    /// (`Character.toUpperCase`), or a piece of the receiver's text
+    /// (`substring`, `toUpperCase`, ...: [`MethodIr::string_pieces`]).
+    fn letter_of_call(
+        &mut self,
+        target: &MemberRef,
+        receiver: Option<Var>,
+        vals: &[Val],
+        result: Option<Var>,
+    ) -> Option<Val> {
+        let name = target.name.as_str();
+        match (target.class.as_str(), receiver) {
+            ("java.lang.String", Some(r)) => {
+                let source = if self.emit {
+                    self.loads.canonical(self.aliases, r)
+                } else {
+                    0
+                };
+                if name == "charAt" && target.desc == "(I)C" {
+                    return Some(Val::Letter(source));
+                }
+                let piece = matches!(
+                    name,
+                    "substring" | "toUpperCase" | "toLowerCase" | "trim" | "strip"
+                );
+                if let (true, true, Some(dst)) = (piece, self.emit, result) {
+                    self.ir.string_pieces.push((dst, source));
+                }
+                None
+            }
+            ("java.lang.Character", None) => match (name, target.desc.as_str(), vals) {
+                ("toUpperCase" | "toLowerCase" | "toTitleCase", "(C)C", [v @ Val::Letter(_)]) => {
+                    Some(*v)
+                }
+                _ => None,
+            },
+            _ => None,
+        }
     }
 }
 

@@ -140,6 +140,16 @@ pub enum ConcatPart {
     /// (behind a branch, in a loop): its text is in the result, but not
     /// at a place the analysis knows.
     Maybe(Var),
+    /// A character of the text that the variable holds (`s.charAt(i)`,
+    /// through `Character.toUpperCase` and the like). `repeats`: the
+    /// append runs in a loop, which takes the text a letter at a time
+    /// (xalan's setter names, `getSetterMethodName`).
+    Letter {
+        /// The string the character comes from.
+        source: Var,
+        /// Whether the append may run more than once.
+        repeats: bool,
+    },
 }
 
 /// A statement.
@@ -338,8 +348,10 @@ impl Stmt {
             Stmt::Concat { dst, parts, .. } => {
                 f(dst);
                 for p in parts {
-                    if let ConcatPart::Var(v) | ConcatPart::Maybe(v) = p {
-                        f(v);
+                    match p {
+                        ConcatPart::Var(v) | ConcatPart::Maybe(v) => f(v),
+                        ConcatPart::Letter { source, .. } => f(source),
+                        _ => {}
                     }
                 }
             }
@@ -430,6 +442,17 @@ pub struct MethodIr {
     /// call's argument array, such an array passes `null`, which any
     /// reference parameter takes.
     pub null_elements: Vec<Var>,
+    /// The `char` arguments of calls that are characters of a string
+    /// (`s.charAt(i)`, through `Character.toUpperCase` and the like), by
+    /// the call's bytecode index and the argument's position, with the
+    /// string's variable: the letters a builder appends
+    /// ([`string_builders`]). The string is named by its first variable
+    /// where several loads read one field of one object.
+    pub letter_args: Vec<(u32, u16, Var)>,
+    /// The results of `substring`, `toUpperCase`, `toLowerCase` and `trim`
+    /// calls on a string, with that string's variable (named as in
+    /// `letter_args`): pieces of its text, with their case changed.
+    pub string_pieces: Vec<(Var, Var)>,
 }
 
 impl MethodIr {

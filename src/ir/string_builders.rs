@@ -52,14 +52,19 @@ const READS: [&str; 14] = [
     "trimToSize",
 ];
 
-/// What an `append` or constructor argument adds.
-fn appended(desc: &str, arg: Option<Option<Var>>) -> ConcatPart {
+/// What an `append` or constructor argument adds: `letter` is the string
+/// whose character a `char` argument is ([`MethodIr::letter_args`]).
+fn appended(desc: &str, arg: Option<Option<Var>>, letter: Option<Var>) -> ConcatPart {
     let whole = desc.starts_with("(Ljava/lang/String;)")
         || desc.starts_with("(Ljava/lang/Object;)")
         || desc.starts_with("(Ljava/lang/CharSequence;)")
         || desc.starts_with("(Ljava/lang/StringBuffer;)");
-    match arg {
-        Some(Some(v)) if whole => ConcatPart::Var(v),
+    match (arg, letter) {
+        (Some(Some(v)), _) if whole => ConcatPart::Var(v),
+        (_, Some(source)) if desc.starts_with("(C)") => ConcatPart::Letter {
+            source,
+            repeats: false,
+        },
         _ => ConcatPart::Unknown,
     }
 }
@@ -99,6 +104,12 @@ fn settled(
             match p {
                 _ if a == n && a == t || once_on_every_path(a) => p.clone(),
                 ConcatPart::Var(v) | ConcatPart::Maybe(v) => ConcatPart::Maybe(*v),
+                // A loop that appends a string's characters one at a
+                // time spells (some of) its letters.
+                ConcatPart::Letter { source, .. } => ConcatPart::Letter {
+                    source: *source,
+                    repeats: true,
+                },
                 _ => ConcatPart::Unknown,
             }
         })
@@ -147,14 +158,18 @@ pub fn builder_concats(ir: &mut MethodIr) {
         }
         None
     };
+    // The characters of strings that calls pass, by call and position.
+    let letters: FxHashMap<(u32, u16), Var> = (ir.letter_args.iter())
+        .map(|&(bci, k, source)| ((bci, k), source))
+        .collect();
     // Each builder's parts so far, with the bytecode index that adds each.
     let mut parts: FxHashMap<Var, Vec<(u32, ConcatPart)>> = FxHashMap::default();
     let mut made: FxHashMap<Var, u32> = FxHashMap::default();
     // Every append of each builder, wherever it is.
     let mut appends: FxHashMap<Var, Vec<u32>> = FxHashMap::default();
     let mut broken: FxHashSet<Var> = FxHashSet::default();
-    type Found = (u32, Var, Var, Vec<(u32, ConcatPart)>);
-    let mut found: Vec<Found> = Vec::new();
+    // Each read: its bytecode index, the builder, and the result.
+    let mut found: Vec<(u32, Var, Var)> = Vec::new();
     for s in &ir.stmts {
         match s {
             Stmt::New { bci, dst, ty, .. } if BUILDERS.contains(&ty.as_str()) => {
@@ -177,7 +192,8 @@ pub fn builder_concats(ir: &mut MethodIr) {
                         _ if own_arg => {}
                         "<init>" => {
                             if desc != "()V" && desc != "(I)V" {
-                                let part = appended(desc, inv.args.first().copied());
+                                let letter = letters.get(&(inv.bci, 0)).copied();
+                                let part = appended(desc, inv.args.first().copied(), letter);
                                 if let Some(p) = parts.get_mut(&b) {
                                     p.push((inv.bci, part));
                                 }
@@ -186,7 +202,8 @@ pub fn builder_concats(ir: &mut MethodIr) {
                         }
                         "append" => {
                             let part = if inv.args.len() == 1 {
-                                appended(desc, inv.args.first().copied())
+                                let letter = letters.get(&(inv.bci, 0)).copied();
+                                appended(desc, inv.args.first().copied(), letter)
                             } else {
                                 ConcatPart::Unknown
                             };
@@ -200,8 +217,8 @@ pub fn builder_concats(ir: &mut MethodIr) {
                             continue;
                         }
                         "toString" => {
-                            if let (Some(r), Some(p)) = (inv.result, parts.get(&b)) {
-                                found.push((inv.bci, b, r, p.clone()));
+                            if let Some(r) = inv.result {
+                                found.push((inv.bci, b, r));
                             }
                             continue;
                         }
@@ -223,7 +240,20 @@ pub fn builder_concats(ir: &mut MethodIr) {
             }
         }
     }
-    for (bci, b, dst, parts) in found {
+    // The statements come block by block in reverse post-order, which
+    // may place a loop's body after the code that follows the loop: a
+    // read's parts are the appends before it in the bytecode, in their
+    // order there (javac lays an expression out in order, and a loop's
+    // body before its exit). An append after the read that a loop brings
+    // back before it is text at no known place (`settled`).
+    for parts in parts.values_mut() {
+        parts.sort_by_key(|(at, _)| *at);
+    }
+    for (bci, b, dst) in found {
+        let parts: Vec<(u32, ConcatPart)> = (parts.get(&b).into_iter().flatten())
+            .filter(|(at, _)| *at < bci)
+            .cloned()
+            .collect();
         if !broken.contains(&b) {
             let all = appends.get(&b).map_or(&[][..], |a| &a[..]);
             let made = made.get(&b).copied().unwrap_or(bci);
@@ -340,7 +370,9 @@ fn affixes_of(
                     Affixes::default()
                 }
             }
-            ConcatPart::Unknown | ConcatPart::Maybe(_) => Affixes::default(),
+            ConcatPart::Unknown | ConcatPart::Maybe(_) | ConcatPart::Letter { .. } => {
+                Affixes::default()
+            }
         }
     };
     let pieces: Vec<Affixes> = parts.iter().map(of).collect();
@@ -373,12 +405,144 @@ fn affixes_of(
     out
 }
 
+/// A name spelled from the letters of a string: known text, text that
+/// may be skipped, then the characters of one string (`charAt`, in a
+/// loop or beside a piece of the same string), then known text. xalan's
+/// `getSetterMethodName` gives `"set"`, `"Xml"` behind a branch, and the
+/// attribute's characters, capitalised first and after each `'-'`:
+/// `setUseAttributeSets`. `Character.toUpperCase(s.charAt(0)) +
+/// s.substring(1)` spells `s` capitalised.
+///
+/// The analysis names the members whose name, past a head and before the
+/// tail, is a value of the source with its case and separators set aside
+/// ([`fold_letters`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Letters {
+    /// The variable holding the string whose letters the name spells.
+    pub source: Var,
+    /// Each way the text before the letters may read: the known text,
+    /// with and without each part that may be skipped.
+    pub heads: Vec<String>,
+    /// The known text after the letters.
+    pub tail: String,
+}
+
+/// The most ways a name's head may read: three parts that may be
+/// skipped.
+const MAX_HEADS: usize = 8;
+
+/// A name's letters with their case and separators set aside: what
+/// spelling a string a letter at a time, capitalised first and after each
+/// `'-'` or `'_'`, keeps of it (`"use-attribute-sets"` and
+/// `"UseAttributeSets"` both give `"useattributesets"`).
+pub fn fold_letters(text: &str) -> String {
+    text.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The concatenations of the method that spell the letters of a string
+/// ([`Letters`]), by result variable.
+pub fn concat_letters(ir: &MethodIr) -> FxHashMap<Var, Letters> {
+    let spells = |s: &Stmt| match s {
+        Stmt::Concat { parts, .. } => parts.iter().any(|p| matches!(p, ConcatPart::Letter { .. })),
+        _ => false,
+    };
+    if !ir.stmts.iter().any(spells) {
+        return FxHashMap::default();
+    }
+    let mut defs: FxHashMap<Var, u32> = FxHashMap::default();
+    for s in &ir.stmts {
+        s.for_each_def(|v| *defs.entry(v).or_default() += 1);
+    }
+    let single = |v: &Var| defs.get(v) == Some(&1);
+    let texts: FxHashMap<Var, &str> = (ir.stmts.iter())
+        .filter_map(|s| match s {
+            Stmt::StringConst { dst, text } if single(dst) => Some((*dst, text.as_str())),
+            _ => None,
+        })
+        .collect();
+    let pieces: FxHashMap<Var, Var> = (ir.string_pieces.iter())
+        .filter(|(piece, _)| single(piece))
+        .copied()
+        .collect();
+    let mut out = FxHashMap::default();
+    for s in &ir.stmts {
+        if let Stmt::Concat { dst, parts, .. } = s {
+            if let Some(l) = letters_of(parts, &texts, &pieces) {
+                out.insert(*dst, l);
+            }
+        }
+    }
+    out
+}
+
+/// The [`Letters`] that one list of parts spells, if it has that shape.
+fn letters_of(
+    parts: &[ConcatPart],
+    texts: &FxHashMap<Var, &str>,
+    pieces: &FxHashMap<Var, Var>,
+) -> Option<Letters> {
+    let mut heads = vec![String::new()];
+    let mut source: Option<Var> = None;
+    // Characters and pieces of the source, and whether a loop spells it.
+    let (mut count, mut looped) = (0, false);
+    let mut tail = String::new();
+    for p in parts {
+        let text = match p {
+            ConcatPart::Var(v) | ConcatPart::Maybe(v) => texts.get(v).copied(),
+            _ => None,
+        };
+        let letter = match p {
+            ConcatPart::Letter { source, repeats } => Some((*source, *repeats)),
+            ConcatPart::Var(v) => pieces.get(v).map(|&s| (s, false)),
+            _ => None,
+        };
+        match (p, text, letter, source) {
+            (ConcatPart::Var(_), Some(t), _, None) => heads.iter_mut().for_each(|h| h.push_str(t)),
+            (ConcatPart::Maybe(_), Some(t), _, None) if heads.len() < MAX_HEADS => {
+                let with: Vec<String> = heads.iter().map(|h| format!("{h}{t}")).collect();
+                heads.extend(with);
+            }
+            (_, _, Some((s, repeats)), None) => {
+                source = Some(s);
+                count = 1;
+                looped = repeats;
+            }
+            (_, _, Some((s, repeats)), Some(first)) if s == first && tail.is_empty() => {
+                count += 1;
+                looped |= repeats;
+            }
+            (ConcatPart::Var(_), Some(t), _, Some(_)) => tail.push_str(t),
+            _ => return None,
+        }
+    }
+    heads.sort();
+    heads.dedup();
+    let source = source?;
+    (count >= 2 || looped).then_some(Letters {
+        source,
+        heads,
+        tail,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::ir::{test_call, InvokeKind};
 
     const SB: &str = "java.lang.StringBuilder";
+
+    /// Adds a call at the next bytecode index (its statement's number),
+    /// since a read's parts are the appends before it in the bytecode.
+    fn call(ir: &mut MethodIr, mut stmt: Stmt) {
+        if let Stmt::Invoke(inv) = &mut stmt {
+            inv.bci = ir.stmts.len() as u32;
+        }
+        ir.stmts.push(stmt);
+    }
 
     /// `v = new StringBuilder()` and its constructor.
     fn builder(ir: &mut MethodIr, init: Option<Var>) -> Var {
@@ -395,25 +559,31 @@ mod tests {
         } else {
             "()V"
         };
-        ir.stmts.push(test_call(
-            InvokeKind::Special,
-            Some(b),
-            (SB, "<init>", desc),
-            vec![init],
-            None,
-        ));
+        call(
+            ir,
+            test_call(
+                InvokeKind::Special,
+                Some(b),
+                (SB, "<init>", desc),
+                vec![init],
+                None,
+            ),
+        );
         b
     }
 
     fn append(ir: &mut MethodIr, recv: Var, desc: &str, arg: Option<Var>) -> Var {
         let r = ir.new_var("r", SB);
-        ir.stmts.push(test_call(
-            InvokeKind::Virtual,
-            Some(recv),
-            (SB, "append", desc),
-            vec![arg],
-            Some(r),
-        ));
+        call(
+            ir,
+            test_call(
+                InvokeKind::Virtual,
+                Some(recv),
+                (SB, "append", desc),
+                vec![arg],
+                Some(r),
+            ),
+        );
         r
     }
 
@@ -428,13 +598,16 @@ mod tests {
 
     fn to_string(ir: &mut MethodIr, recv: Var) -> Var {
         let s = ir.new_var("s", "java.lang.String");
-        ir.stmts.push(test_call(
-            InvokeKind::Virtual,
-            Some(recv),
-            (SB, "toString", "()Ljava/lang/String;"),
-            vec![],
-            Some(s),
-        ));
+        call(
+            ir,
+            test_call(
+                InvokeKind::Virtual,
+                Some(recv),
+                (SB, "toString", "()Ljava/lang/String;"),
+                vec![],
+                Some(s),
+            ),
+        );
         s
     }
 
@@ -609,5 +782,90 @@ mod tests {
                 exact: true
             }
         );
+    }
+
+    /// The letters of one string, with known text and text that may be
+    /// skipped before them and known text after.
+    fn spelled(ir: &mut MethodIr, parts: Vec<ConcatPart>) -> Option<Letters> {
+        let dst = ir.new_var("n", "java.lang.String");
+        ir.stmts.push(Stmt::Concat { bci: 9, dst, parts });
+        concat_letters(ir).remove(&dst)
+    }
+
+    #[test]
+    fn a_loop_of_a_strings_characters_spells_its_letters() {
+        // "set", "Xml" behind a branch, then name's characters in a loop.
+        let mut ir = MethodIr::default();
+        let name = ir.new_var("name", "java.lang.String");
+        let set = constant(&mut ir, "set");
+        let xml = constant(&mut ir, "Xml");
+        let loop_letter = ConcatPart::Letter {
+            source: name,
+            repeats: true,
+        };
+        let parts = vec![
+            ConcatPart::Var(set),
+            ConcatPart::Maybe(xml),
+            loop_letter.clone(),
+        ];
+        assert_eq!(
+            spelled(&mut ir, parts),
+            Some(Letters {
+                source: name,
+                heads: vec!["set".into(), "setXml".into()],
+                tail: String::new(),
+            })
+        );
+        // One character, not in a loop, spells one letter only.
+        let one = ConcatPart::Letter {
+            source: name,
+            repeats: false,
+        };
+        assert_eq!(
+            spelled(&mut ir, vec![ConcatPart::Var(set), one.clone()]),
+            None
+        );
+        // A character beside a piece of the same string: capitalize(s).
+        let tail = ir.new_var("t", "java.lang.String");
+        ir.stmts.push(test_call(
+            InvokeKind::Virtual,
+            Some(name),
+            ("java.lang.String", "substring", "(I)Ljava/lang/String;"),
+            vec![None],
+            Some(tail),
+        ));
+        ir.string_pieces.push((tail, name));
+        let impl_ = constant(&mut ir, "Impl");
+        assert_eq!(
+            spelled(
+                &mut ir,
+                vec![one.clone(), ConcatPart::Var(tail), ConcatPart::Var(impl_)]
+            ),
+            Some(Letters {
+                source: name,
+                heads: vec![String::new()],
+                tail: "Impl".into(),
+            })
+        );
+        // Text the analysis does not know, or the letters of another
+        // string, end the shape.
+        let other = ir.new_var("other", "java.lang.String");
+        let other_letter = ConcatPart::Letter {
+            source: other,
+            repeats: true,
+        };
+        assert_eq!(
+            spelled(&mut ir, vec![loop_letter.clone(), ConcatPart::Unknown]),
+            None
+        );
+        assert_eq!(spelled(&mut ir, vec![loop_letter, other_letter]), None);
+    }
+
+    #[test]
+    fn folding_sets_case_and_separators_aside() {
+        assert_eq!(fold_letters("use-attribute-sets"), "useattributesets");
+        assert_eq!(fold_letters("UseAttributeSets"), "useattributesets");
+        assert_eq!(fold_letters("max_size"), fold_letters("MaxSize"));
+        assert_eq!(fold_letters("-"), "");
     }
 }
