@@ -157,13 +157,17 @@ fn facts_dump_prints_named_tuples() {
 /// an object of their own (`resourceKeys`), and a bundle's base name
 /// names each locale's file (`bundleNamed`: `"r.drivers"` names
 /// r/drivers.properties and r/drivers_de.properties; SpecInput's `"r." +
-/// input` names every bundle of package r).
+/// input` names every bundle of package r). Each value of a properties
+/// file that names a class has an object of its own, under its key
+/// (`resourceProperty`): `getProperty("tool")` names r.Upper, not the
+/// editor r.Lower.
 #[test]
 fn strings_name_the_resources_of_the_class_path() {
     let r = refract()
         .args(["facts", &fixture("reflection"), "--jdk", "none", "-q"])
         .args(["--dump", "resourceNamed", "--dump", "resourceTextClass"])
         .args(["--dump", "resourceKeys", "--dump", "bundleNamed"])
+        .args(["--dump", "resourceProperty"])
         .output()
         .unwrap();
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
@@ -179,10 +183,14 @@ fn strings_name_the_resources_of_the_class_path() {
          \n\
          # resourceTextClass\n\
          text\ttype\n\
+         <driver of r/drivers.properties>\tr.Counter\n\
+         <driver of r/drivers_de.properties>\tr.Shape\n\
+         <editor of r/tools.properties>\tr.Lower\n\
          <keys of r/handlers.properties>\tr.Bag\n\
          <keys of r/handlers.properties>\tr.Sized\n\
          <keys of r/registry.properties>\tr.Lower\n\
          <keys of r/registry.properties>\tr.Upper\n\
+         <plugin of plugins.properties>\tr.Lower\n\
          <resource line>\tr.Lower\n\
          <resource line>\tr.Upper\n\
          <resource property key>\tr.Bag\n\
@@ -193,6 +201,8 @@ fn strings_name_the_resources_of_the_class_path() {
          <resource property>\tr.Lower\n\
          <resource property>\tr.Shape\n\
          <resource property>\tr.Upper\n\
+         <shape of plugins.properties>\tr.Shape\n\
+         <shape of r/shapes.properties>\tr.Shape\n\
          <text of META-INF/services/r.Plugin>\tr.Lower\n\
          <text of META-INF/services/r.Plugin>\tr.Upper\n\
          <text of plugins.properties>\tr.Lower\n\
@@ -200,7 +210,9 @@ fn strings_name_the_resources_of_the_class_path() {
          <text of r/drivers.properties>\tr.Counter\n\
          <text of r/drivers_de.properties>\tr.Shape\n\
          <text of r/shapes.properties>\tr.Shape\n\
+         <text of r/tools.properties>\tr.Lower\n\
          <text of r/tools.properties>\tr.Upper\n\
+         <tool of r/tools.properties>\tr.Upper\n\
          \n\
          # resourceKeys\n\
          stream\tkeys\n\
@@ -218,7 +230,17 @@ fn strings_name_the_resources_of_the_class_path() {
          <SpecInput: void main(java.lang.String[])>[24@L10] concat\t<bundle r/handlers.properties>\n\
          <SpecInput: void main(java.lang.String[])>[24@L10] concat\t<bundle r/registry.properties>\n\
          <SpecInput: void main(java.lang.String[])>[24@L10] concat\t<bundle r/shapes.properties>\n\
-         <SpecInput: void main(java.lang.String[])>[24@L10] concat\t<bundle r/tools.properties>\n"
+         <SpecInput: void main(java.lang.String[])>[24@L10] concat\t<bundle r/tools.properties>\n\
+         \n\
+         # resourceProperty\n\
+         stream\tkey\tvalue\n\
+         <resource plugins.properties>\t\"plugin\"\t<plugin of plugins.properties>\n\
+         <resource plugins.properties>\t\"shape\"\t<shape of plugins.properties>\n\
+         <resource r/drivers.properties>\t\"driver\"\t<driver of r/drivers.properties>\n\
+         <resource r/drivers_de.properties>\t\"driver\"\t<driver of r/drivers_de.properties>\n\
+         <resource r/shapes.properties>\t\"shape\"\t<shape of r/shapes.properties>\n\
+         <resource r/tools.properties>\t\"editor\"\t<editor of r/tools.properties>\n\
+         <resource r/tools.properties>\t\"tool\"\t<tool of r/tools.properties>\n"
     );
 }
 

@@ -358,6 +358,9 @@ relations! {
     ResourceKeys => "resourceKeys",
         [("stream", "H"), ("keys", "H")],
         "the object of the keys of the .properties file that the stream reads, for a program that enumerates them (Properties.stringPropertyNames, propertyNames, keySet)";
+    ResourceProperty => "resourceProperty",
+        [("stream", "H"), ("key", "H"), ("value", "H")],
+        "a key of a properties resource (a string constant) and the text of its value, where that names classes";
     BundleFile => "bundleFile",
         [("bundle", "H"), ("stream", "H")],
         "a .properties file of the class path as the PropertyResourceBundle that ResourceBundle.getBundle makes of it, and the stream that reads it";

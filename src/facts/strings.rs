@@ -14,7 +14,9 @@
 //! become one object, `<computed string>`. A string that names a resource
 //! of the class path (`resourceNamed`) is a name too, and so is one whose
 //! letters a concatenation spells into a member's name (`lettersMethod`,
-//! `lettersField`), with the concatenation (`lettersOf`).
+//! `lettersField`), with the concatenation (`lettersOf`), and so is the
+//! key of a properties file's value that names a class
+//! (`resourceProperty`).
 //!
 //! A text that looks like a qualified class name (`com.apple.eawt.App`)
 //! stays distinct even when no such class is on the class path, so that
@@ -79,7 +81,8 @@ pub(super) fn unnamed_strings(b: &FactsBuilder) -> Vec<(Vec<u32>, String)> {
     );
     // The constants whose letters a concatenation spells into a member's
     // name (`"font-size"`, which xalan's setters spell `setFontSize`).
-    for r in [R::LettersMethod, R::LettersField] {
+    // And the keys of properties files whose values name classes.
+    for r in [R::LettersMethod, R::LettersField, R::ResourceProperty] {
         constants.extend(b.rels[r as usize].chunks(3).map(|t| t[1]));
     }
     let strings: Vec<u32> = b
