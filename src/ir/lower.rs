@@ -47,10 +47,10 @@ enum Val {
     IntConst(i32),
     /// The length of the array a variable holds (`arraylength`), kept
     /// through `int` locals until an `iinc`, or a merge that not every
-    /// path brings it to (`VariablePass::keep_lengths`): jython's
-    /// `int n = m.getParameterTypes().length` at the top of a method,
-    /// compared with 1 after the tests of the name, is a test of the
-    /// member's number of parameters ([`member_test`]).
+    /// path brings it to (`VariablePass::keep_lengths_and_letters`):
+    /// jython's `int n = m.getParameterTypes().length` at the top of a
+    /// method, compared with 1 after the tests of the name, is a test of
+    /// the member's number of parameters ([`member_test`]).
     Length(Var),
     /// A character of the string that a variable holds (`s.charAt(i)`),
     /// kept through `Character.toUpperCase` and the like and through
@@ -769,7 +769,7 @@ impl<'a> VariablePass<'a> {
     /// (none comes back around a loop): javac's `||` and `&&` conditions
     /// merge between the length's `istore` and its test, and xalan's
     /// setter names merge the character read and the one capitalised.
-    fn keep_lengths(&self, b: usize, st: &mut State) {
+    fn keep_lengths_and_letters(&self, b: usize, st: &mut State) {
         for (k, slot) in st.locals.iter_mut().enumerate() {
             if *slot != Val::Int {
                 continue;
@@ -819,7 +819,7 @@ impl<'a> VariablePass<'a> {
             self.note_aliases(b, p);
             let mut st = p.clone();
             if !cfg.handler_type.contains_key(&b) {
-                self.keep_lengths(b, &mut st);
+                self.keep_lengths_and_letters(b, &mut st);
             }
             if let Some(t) = self.passed_by_every_predecessor(b) {
                 filter_member(ir, &mut self.aliases, &mut st, &t);
@@ -1172,7 +1172,7 @@ struct Translator<'a> {
     loads: StringLoads,
 }
 
-/// The loads of reference fields in the method so far: each load's
+/// The loads of `String` fields in the method so far: each load's
 /// variable names the first variable that loaded the same field of the
 /// same object, so that the characters read through separate loads of
 /// one field are letters of one string.
@@ -1831,7 +1831,7 @@ impl Translator<'_> {
                     if insn.op == op::GETSTATIC {
                         self.push_stmt(Stmt::StaticLoad { dst, field });
                     } else if let Some(base) = base {
-                        if self.emit {
+                        if self.emit && ty == "java.lang.String" {
                             let base = member_tests::resolve(self.aliases, base);
                             let key = (base, format!("{}.{}", field.class, field.name));
                             let first = *self.loads.first.entry(key).or_insert(dst);
