@@ -125,15 +125,20 @@ fn member_fragment(text: &str) -> bool {
 /// The application's items among `fit`, or all of them when none is the
 /// application's.
 fn application_first(fit: Vec<&(u32, bool)>) -> Vec<u32> {
-    let application: Vec<u32> = (fit.iter())
-        .filter(|(_, library)| !library)
-        .map(|(x, _)| *x)
-        .collect();
-    if application.is_empty() {
-        fit.iter().map(|(x, _)| *x).collect()
-    } else {
-        application
-    }
+    let fit = fit.into_iter().map(|t| ((), t)).collect();
+    application_first_named(fit)
+        .into_iter()
+        .map(|(_, x)| x)
+        .collect()
+}
+
+/// [`application_first`] of items that carry their names.
+fn application_first_named<N>(fit: Vec<(N, &(u32, bool))>) -> Vec<(N, u32)> {
+    let application = fit.iter().any(|(_, (_, library))| !library);
+    (fit.into_iter())
+        .filter(|(_, (_, library))| !application || !library)
+        .map(|(n, (x, _))| (n, *x))
+        .collect()
 }
 
 /// The class path's methods and fields (not constructors), by name, each
@@ -292,12 +297,7 @@ fn spell_members(b: &mut FactsBuilder, members: &MemberNames, letters: &[(u32, L
                     suffix: l.tail.clone(),
                     exact: false,
                 };
-                let fit = index.fits_named(&a);
-                let application = fit.iter().any(|(_, (_, library))| !library);
-                let fit: Vec<(&str, u32)> = (fit.into_iter())
-                    .filter(|(_, (_, library))| !application || !library)
-                    .map(|(n, (m, _))| (n, *m))
-                    .collect();
+                let fit = application_first_named(index.fits_named(&a));
                 if fit.len() > MEMBER_BUDGET {
                     b.stats.partial_over_budget += 1;
                     continue;

@@ -1178,8 +1178,9 @@ struct Translator<'a> {
 /// one field are letters of one string.
 #[derive(Default)]
 struct StringLoads {
-    /// The first load of each field (class and name) of each base.
-    first: FxHashMap<(Var, String), Var>,
+    /// The first load of each field (its constant-pool entry) of each
+    /// base.
+    first: FxHashMap<(Var, u16), Var>,
     /// Each later load's first.
     same_as: FxHashMap<Var, Var>,
 }
@@ -1833,8 +1834,7 @@ impl Translator<'_> {
                     } else if let Some(base) = base {
                         if self.emit && ty == "java.lang.String" {
                             let base = member_tests::resolve(self.aliases, base);
-                            let key = (base, format!("{}.{}", field.class, field.name));
-                            let first = *self.loads.first.entry(key).or_insert(dst);
+                            let first = *self.loads.first.entry((base, i)).or_insert(dst);
                             if first != dst {
                                 self.loads.same_as.insert(dst, first);
                             }
@@ -1956,19 +1956,22 @@ impl Translator<'_> {
         let name = target.name.as_str();
         match (target.class.as_str(), receiver) {
             ("java.lang.String", Some(r)) => {
-                let source = if self.emit {
-                    self.loads.canonical(self.aliases, r)
-                } else {
-                    0
+                let source = |tr: &Self| {
+                    if tr.emit {
+                        tr.loads.canonical(tr.aliases, r)
+                    } else {
+                        0
+                    }
                 };
                 if name == "charAt" && target.desc == "(I)C" {
-                    return Some(Val::Letter(source));
+                    return Some(Val::Letter(source(self)));
                 }
                 let piece = matches!(
                     name,
                     "substring" | "toUpperCase" | "toLowerCase" | "trim" | "strip"
                 );
                 if let (true, true, Some(dst)) = (piece, self.emit, result) {
+                    let source = source(self);
                     self.ir.string_pieces.push((dst, source));
                 }
                 None

@@ -299,17 +299,36 @@ const MAX_DEPTH: u32 = 4;
 /// is that text; one defined only by another concatenation of the method
 /// contributes that concatenation's affixes.
 pub fn concat_affixes(ir: &MethodIr) -> FxHashMap<Var, Affixes> {
-    // The `toString()` call that a builder's concatenation sits beside
-    // defines its result too; it does not count.
+    if !ir.stmts.iter().any(|s| matches!(s, Stmt::Concat { .. })) {
+        return FxHashMap::default();
+    }
+    let defs = definition_counts(ir);
+    let texts = constant_texts(ir, &defs);
+    let concats: FxHashMap<Var, &[ConcatPart]> = (ir.stmts.iter())
+        .filter_map(|s| match s {
+            Stmt::Concat { dst, parts, .. } if defs.get(dst) == Some(&1) => {
+                Some((*dst, &parts[..]))
+            }
+            _ => None,
+        })
+        .collect();
+    let mut out = FxHashMap::default();
+    for (&dst, parts) in &concats {
+        out.insert(dst, affixes_of(parts, &texts, &concats, 0));
+    }
+    out
+}
+
+/// How many definitions each variable has: statements and parameters.
+/// The `toString()` call that a builder's concatenation sits beside
+/// defines its result too; it does not count.
+fn definition_counts(ir: &MethodIr) -> FxHashMap<Var, u32> {
     let built: FxHashSet<Var> = (ir.stmts.iter())
         .filter_map(|s| match s {
             Stmt::Concat { dst, .. } => Some(*dst),
             _ => None,
         })
         .collect();
-    if built.is_empty() {
-        return FxHashMap::default();
-    }
     let mut defs: FxHashMap<Var, u32> = FxHashMap::default();
     for s in &ir.stmts {
         if let Stmt::Invoke(inv) = s {
@@ -322,25 +341,19 @@ pub fn concat_affixes(ir: &MethodIr) -> FxHashMap<Var, Affixes> {
     for p in ir.params.iter().flatten() {
         *defs.entry(*p).or_default() += 1;
     }
-    let single = |v: &Var| defs.get(v) == Some(&1);
-    let mut texts: FxHashMap<Var, &str> = FxHashMap::default();
-    let mut concats: FxHashMap<Var, &[ConcatPart]> = FxHashMap::default();
-    for s in &ir.stmts {
-        match s {
-            Stmt::StringConst { dst, text } if single(dst) => {
-                texts.insert(*dst, text);
+    defs
+}
+
+/// The text of each variable that a string constant alone defines.
+fn constant_texts<'a>(ir: &'a MethodIr, defs: &FxHashMap<Var, u32>) -> FxHashMap<Var, &'a str> {
+    (ir.stmts.iter())
+        .filter_map(|s| match s {
+            Stmt::StringConst { dst, text } if defs.get(dst) == Some(&1) => {
+                Some((*dst, text.as_str()))
             }
-            Stmt::Concat { dst, parts, .. } if single(dst) => {
-                concats.insert(*dst, parts);
-            }
-            _ => {}
-        }
-    }
-    let mut out = FxHashMap::default();
-    for (&dst, parts) in &concats {
-        out.insert(dst, affixes_of(parts, &texts, &concats, 0));
-    }
-    out
+            _ => None,
+        })
+        .collect()
 }
 
 /// The affixes of one list of parts.
@@ -407,11 +420,12 @@ fn affixes_of(
 
 /// A name spelled from the letters of a string: known text, text that
 /// may be skipped, then the characters of one string (`charAt`, in a
-/// loop or beside a piece of the same string), then known text. xalan's
-/// `getSetterMethodName` gives `"set"`, `"Xml"` behind a branch, and the
-/// attribute's characters, capitalised first and after each `'-'`:
-/// `setUseAttributeSets`. `Character.toUpperCase(s.charAt(0)) +
-/// s.substring(1)` spells `s` capitalised.
+/// loop or beside a piece of the same string), then known text, with some
+/// known text before or after the letters. xalan's `getSetterMethodName`
+/// gives `"set"`, `"Xml"` behind a branch, and the attribute's
+/// characters, capitalised first and after each `'-'`:
+/// `setUseAttributeSets`. `"set" + Character.toUpperCase(s.charAt(0)) +
+/// s.substring(1)` spells `s` capitalised, behind `"set"`.
 ///
 /// The analysis names the members whose name, past a head and before the
 /// tail, is a value of the source with its case and separators set aside
@@ -452,19 +466,10 @@ pub fn concat_letters(ir: &MethodIr) -> FxHashMap<Var, Letters> {
     if !ir.stmts.iter().any(spells) {
         return FxHashMap::default();
     }
-    let mut defs: FxHashMap<Var, u32> = FxHashMap::default();
-    for s in &ir.stmts {
-        s.for_each_def(|v| *defs.entry(v).or_default() += 1);
-    }
-    let single = |v: &Var| defs.get(v) == Some(&1);
-    let texts: FxHashMap<Var, &str> = (ir.stmts.iter())
-        .filter_map(|s| match s {
-            Stmt::StringConst { dst, text } if single(dst) => Some((*dst, text.as_str())),
-            _ => None,
-        })
-        .collect();
+    let defs = definition_counts(ir);
+    let texts = constant_texts(ir, &defs);
     let pieces: FxHashMap<Var, Var> = (ir.string_pieces.iter())
-        .filter(|(piece, _)| single(piece))
+        .filter(|(piece, _)| defs.get(piece) == Some(&1))
         .copied()
         .collect();
     let mut out = FxHashMap::default();
@@ -521,7 +526,10 @@ fn letters_of(
     heads.sort();
     heads.dedup();
     let source = source?;
-    (count >= 2 || looped).then_some(Letters {
+    // Letters with no known text around them would name every member
+    // whose name is some constant's letters.
+    let known = !tail.is_empty() || heads.iter().any(|h| !h.is_empty());
+    (known && (count >= 2 || looped)).then_some(Letters {
         source,
         heads,
         tail,
