@@ -36,8 +36,16 @@ fn constant_for_name_chain() {
     let f = facts_of(&[fixture("basic")]);
     assert!(f.problems.is_empty(), "{:?}", f.problems);
     // String s = "a.B";  Class.forName(s): a stored local is the value
-    // stored, under the local's name, with no copy between them.
-    assert_eq!(rows(&f, "vP0", MAIN), vec![format!("{MAIN}/l1@2\t\"a.B\"")]);
+    // stored, under the local's name, with no copy between them. The
+    // parameter holds the command line, whose elements are input.
+    assert_eq!(
+        rows(&f, "vP0", MAIN),
+        vec![
+            format!("{MAIN}/<argument>\t<input string>"),
+            format!("{MAIN}/l1@2\t\"a.B\""),
+            format!("{MAIN}/p0\t{MAIN} <command line>"),
+        ]
+    );
     assert_eq!(rows(&f, "A", MAIN), Vec::<String>::new());
     assert_eq!(
         rows(&f, "actual", FOR_NAME_SITE),
@@ -683,7 +691,7 @@ fn a_test_of_a_members_name_gives_it_a_filtered_variable_inside_the_branch() {
 /// A name spelled from a string's letters (xalan's setter names): the
 /// attribute's field read anew for each character, capitalised first and
 /// after each '-', behind "set" and "Xml" behind a branch. The
-/// concatenation spells `lettersOf` the field's first load, and each
+/// concatenation is `completedBy` the field's first load, and each
 /// method whose name it spells from a constant is listed with that
 /// constant: `setFontSize` from "font-size", `setXmlSpace` from "space"
 /// with "Xml", and nothing from `setHeight`, whose letters no constant
@@ -694,14 +702,14 @@ fn a_name_spelled_a_letter_at_a_time_names_the_members_of_constants() {
     let setter = "<Concatenated$Attribute: java.lang.String setterName()>";
     let site = format!("{setter}[97@L109] concat");
     assert_eq!(
-        rows(&f, "lettersOf", &site),
+        rows(&f, "completedBy", &site),
         [format!("{site}\t{setter}/s@33")]
     );
     // A capitalised parameter alone, with no known text around its
     // letters, spells no member's name of its own.
     let capitalize = "<Concatenated: java.lang.String capitalize(java.lang.String)>";
-    assert!(rows(&f, "lettersOf", capitalize).is_empty());
-    let spelled: Vec<String> = rows(&f, "lettersMethod", &site)
+    assert!(rows(&f, "completedBy", capitalize).is_empty());
+    let spelled: Vec<String> = rows(&f, "completesMethod", &site)
         .into_iter()
         .filter(|r| r.contains("Concatenated$Style"))
         .collect();
@@ -711,6 +719,45 @@ fn a_name_spelled_a_letter_at_a_time_names_the_members_of_constants() {
             format!("{site}\t\"font-size\"\t<Concatenated$Style: void setFontSize(int)>"),
             format!("{site}\t\"space\"\t<Concatenated$Style: void setXmlSpace(int)>"),
         ]
+    );
+}
+
+/// A name completed by one string between known text (`Completed`):
+/// `"r." + kind(n) + "er"` is `completedBy` the helper's result, and
+/// names r.Upper with "Upp" and r.Lower with "Low", the constants that
+/// complete it (not r.Counter or r.MessagesHelper, which no constant
+/// completes); `"get" + property` names r.Bean's getName with "Name", not
+/// its getSize. A string
+/// that a method absent from the class path returns (`part.name()`, with
+/// no JDK) completes nothing: its concatenation keeps its known text.
+#[test]
+fn a_string_between_known_text_completes_the_names_of_constants() {
+    let f = facts_of(&[fixture("reflection")]);
+    let main = "<Completed: void main(java.lang.String[])>";
+    let kind = format!("{main}[5@L28] concat");
+    assert_eq!(
+        rows(&f, "completesType", &kind),
+        [
+            format!("{kind}\t\"Low\"\tr.Lower"),
+            format!("{kind}\t\"Upp\"\tr.Upper"),
+        ]
+    );
+    // (The empty string completes it into every `get` method.)
+    let getter = format!("{main}[52@L33] concat");
+    let of_bean: Vec<String> = rows(&f, "completesMethod", &getter)
+        .into_iter()
+        .filter(|r| r.contains("<r.Bean: "))
+        .collect();
+    assert_eq!(
+        of_bean,
+        [format!(
+            "{getter}\t\"Name\"\t<r.Bean: java.lang.String getName()>"
+        )]
+    );
+    assert!(rows(&f, "completedBy", &format!("{main}[98@L38] concat")).is_empty());
+    assert_eq!(
+        rows(&f, "completedBy", &format!("{main}[132@L41] concat")).len(),
+        1
     );
 }
 

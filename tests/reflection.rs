@@ -62,6 +62,7 @@ const IDIOMS: &[&str] = &[
     "Manifests",
     "Metaobjects",
     "Concatenated",
+    "Completed",
     "Inferred",
     "Introspection",
     "Selected",
@@ -949,6 +950,7 @@ fn lambda_marker_interfaces_survive_casts() {
 /// `StringBuilder[]`, and only the `String[]` keeps it (the JVM throws
 /// `ArrayStoreException` for the other). The name then resolves the
 /// `forName` reading the `String[]`, not the one reading the builders.
+/// The command line that `main` receives holds input text.
 #[test]
 fn an_array_holds_only_objects_of_its_element_type() {
     let dir = tempfile::tempdir().unwrap();
@@ -967,9 +969,10 @@ fn an_array_holds_only_objects_of_its_element_type() {
             " a                                                                                   | h",
             "-------------------------------------------------------------------------------------+-----------------------------------------------------------------------------------",
             " <ArrayElements: java.lang.Object[] builders()>[1@L14] new java.lang.StringBuilder[] | <ArrayElements: java.lang.Object[] builders()>[6@L14] new java.lang.StringBuilder",
+            " <ArrayElements: void main(java.lang.String[])> <command line>                       | <input string>",
             " <ArrayElements: void main(java.lang.String[])>[1@L18] new java.lang.String[]        | \"r.Shape\"",
             " <ArrayElements: void main(java.lang.String[])>[1@L18] new java.lang.String[]        | \"r.Upper\"",
-            "3 tuples",
+            "4 tuples",
         ]
     );
 }
@@ -1143,7 +1146,7 @@ fn bad_specifications_and_roots_are_reported() {
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
          (classes with a main method: Annotated, ArgumentTypes, Arity, ArrayElements, Assumed, Beans, \
-         BoundHandles, Bundles, Callbacks, Casts, and 55 more)\n"
+         BoundHandles, Bundles, Callbacks, Casts, and 56 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),
@@ -2927,4 +2930,34 @@ fn assume_completes_what_each_level_does_not_trust() {
          --reflection points-to does not use: use --reflection casts or infer\n"
     );
     assert!(!dir.path().join("casts.db").exists());
+}
+
+/// A class name completed by an enum constant's name (`Completed`:
+/// `"r." + part.name() + "er"`). Through the JDK's `Enum`, `name()`
+/// returns the name of every enum constant of the program (its one
+/// constructor stores them all), and of those only `"Upp"` and `"Low"`
+/// complete the name into a class: the site loads r.Lower and r.Upper,
+/// not the r.Counter and r.MessagesHelper that the known text alone fits
+/// (as without the JDK, where nothing reaches `name()`: the expected
+/// export `Completed.infer.tsv`). The command line's text still leaves
+/// the known text to name the classes.
+#[test]
+fn an_enum_constants_name_completes_a_class_name_against_java_base() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = analyze_against_java_base(dir.path(), "Completed", "infer");
+    let exported = refract(&["export", "targets", &db.display().to_string()]);
+    let at = |bci: &str| -> Vec<String> {
+        let site = format!("Completed\tmain\t([Ljava/lang/String;)V\t{bci}\t");
+        (exported.lines())
+            .filter(|l| l.starts_with(&site))
+            .map(|l| l.rsplit('\t').next().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(at("103"), ["r.Lower", "r.Upper"], "{exported}");
+    assert_eq!(at("10"), ["r.Lower", "r.Upper"], "{exported}");
+    assert_eq!(
+        at("137"),
+        ["r.Counter", "r.Lower", "r.MessagesHelper", "r.Upper"],
+        "{exported}"
+    );
 }

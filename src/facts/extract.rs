@@ -16,7 +16,7 @@ use crate::ir::member_tests::{MemberTest, NameMatch, Passes, TypeMatch};
 use crate::ir::parameter_types::{
     filled_arrays, method_types, parameter_list, parameter_lists, MAX_PARAMETERS,
 };
-use crate::ir::string_builders::{concat_affixes, concat_letters, Affixes, Letters};
+use crate::ir::string_builders::{concat_affixes, concat_completions, Affixes, Completion};
 use crate::ir::{ConcatPart, Invoke, InvokeKind, MethodIr, Stmt, Var};
 use fxhash::{FxHashMap, FxHashSet};
 
@@ -63,8 +63,8 @@ struct Body<'a> {
     arrays: ConstantArrays,
     /// The known text of each concatenation's result.
     affixes: FxHashMap<Var, Affixes>,
-    /// The concatenations that spell the letters of a string.
-    letters: FxHashMap<Var, Letters>,
+    /// The concatenations that one string completes ([`Completion`]).
+    completions: FxHashMap<Var, Completion>,
     /// Each call's null guard, by bytecode index (one block, one guard).
     guard_at: FxHashMap<u32, u32>,
     /// The calls of a body without bytecode numbered so far.
@@ -201,10 +201,10 @@ pub struct FactsBuilder {
     pub source_files: FxHashMap<u32, String>,
     /// The object of each concatenation.
     pub(super) concat_heaps: Vec<u32>,
-    /// The concatenations that spell the letters of a string
-    /// (`lettersOf`), by heap object, for `lettersMethod` and
-    /// `lettersField`.
-    pub(super) concat_letters: Vec<(u32, Letters)>,
+    /// The concatenations that one string completes (`completedBy`), by
+    /// heap object, for `completesType`, `completesMethod` and
+    /// `completesField`.
+    pub(super) concat_completions: Vec<(u32, Completion)>,
     /// The concatenations with known text, by object (matched against the
     /// class path's names by [`super::partial_names`]).
     pub(super) concat_texts: Vec<(u32, Affixes)>,
@@ -288,7 +288,7 @@ impl FactsBuilder {
             stats: FactStats::default(),
             source_files: FxHashMap::default(),
             concat_heaps: Vec::new(),
-            concat_letters: Vec::new(),
+            concat_completions: Vec::new(),
             concat_texts: Vec::new(),
             name_filters: Vec::new(),
             resource_streams: Vec::new(),
@@ -928,6 +928,46 @@ impl FactsBuilder {
         self.application_methods.contains(&m)
     }
 
+    /// Whether a call of a method that the class path does not have
+    /// defines `v` (every method of the JDK under `--jdk none`). The
+    /// points-to analysis gives such a result nothing, so it cannot
+    /// complete a name: a concatenation of it keeps its known text alone
+    /// (see `completedBy`).
+    fn returned_by_phantom(&self, ir: &MethodIr, v: Var) -> bool {
+        ir.stmts.iter().any(|s| match s {
+            Stmt::Invoke(inv) if inv.result == Some(v) => {
+                let t = &inv.target;
+                (self.hierarchy.resolve_method(&t.class, &t.name, &t.desc)).is_none()
+            }
+            _ => false,
+        })
+    }
+
+    /// The command line that the JVM passes an application's `static void
+    /// main(String[])`: an array of its own (`<command line>`) whose
+    /// elements are text from outside the program (`<input string>`), so
+    /// that a name built from an argument is input, as a name read from a
+    /// file is. Nothing in the program makes that array.
+    fn emit_command_line(&mut self, m: u32, ir: &MethodIr, base: u32) {
+        let main = ir.params.len() == 1
+            && self.is_application_method(m)
+            && (self.methods.name(m)).ends_with(": void main(java.lang.String[])>");
+        let Some(Some(p)) = ir.params.first().filter(|_| main) else {
+            return;
+        };
+        let sig = self.methods.name(m).to_string();
+        let array = self.new_heap(
+            Some(m),
+            format!("{sig} <command line>"),
+            "java.lang.String[]",
+        );
+        self.add(R::VP0, &[base + p, array]);
+        let argument = self.new_var(m, "<argument>", "java.lang.String");
+        let input = self.input_heap(InputObject::Input);
+        self.add(R::VP0, &[argument, input]);
+        self.add(R::S, &[base + p, ARRAY_FIELD, argument]);
+    }
+
     /// Emits the facts of one method body.
     pub fn emit_method(&mut self, class: &str, m: u32, ir: &MethodIr, code: Option<&Code>) {
         let base = self.vars.len() as u32;
@@ -935,6 +975,7 @@ impl FactsBuilder {
             self.new_var(m, &vi.name, &vi.ty);
         }
         self.emit_method_interface(m, ir, base);
+        self.emit_command_line(m, ir, base);
         self.add(R::Mthr, &[m, base + ir.thrown]);
         let lengths = ir.array_lengths();
         let mut body = Body {
@@ -958,13 +999,15 @@ impl FactsBuilder {
                 }
             },
             affixes: concat_affixes(ir),
-            // The application's own names alone: each constant whose
-            // letters some member's name spells stays an object of its
-            // own, and the JDK's 22 such concatenations (escaping and
-            // normalising loops) kept 6,398 pairs of concatenation and
-            // constant apart that no application site reads.
-            letters: if self.is_application_method(m) {
-                concat_letters(ir)
+            // The application's own names alone: each constant that
+            // completes a name stays an object of its own, and the JDK's
+            // 22 concatenations that spell a string's letters (escaping
+            // and normalising loops) kept 6,398 pairs of concatenation
+            // and constant apart that no application site reads.
+            completions: if self.is_application_method(m) {
+                let mut completions = concat_completions(ir);
+                completions.retain(|_, l| !self.returned_by_phantom(ir, l.source));
+                completions
             } else {
                 FxHashMap::default()
             },
@@ -1026,7 +1069,7 @@ impl FactsBuilder {
             Stmt::ArrayStore { base, src, .. } => self.add(R::S, &[g(*base), ARRAY_FIELD, g(*src)]),
             Stmt::Invoke(inv) => self.emit_call_in(body, inv),
             Stmt::Concat { bci, dst, parts } => {
-                let known = (body.affixes.get(dst), body.letters.get(dst));
+                let known = (body.affixes.get(dst), body.completions.get(dst));
                 let (m, line) = (body.method, body.line_of(*bci));
                 self.emit_concat(m, &body.sig, *bci, line, g(*dst), parts, known, body.base);
             }
@@ -1238,7 +1281,7 @@ impl FactsBuilder {
         line: u32,
         dst: u32,
         parts: &[ConcatPart],
-        (affixes, letters): (Option<&Affixes>, Option<&Letters>),
+        (affixes, completion): (Option<&Affixes>, Option<&Completion>),
         base: u32,
     ) {
         self.stats.concats += 1;
@@ -1254,9 +1297,9 @@ impl FactsBuilder {
                 self.concat_texts.push((h, a.clone()));
             }
         }
-        if let Some(l) = letters {
-            self.add(R::LettersOf, &[h, base + l.source]);
-            self.concat_letters.push((h, l.clone()));
+        if let Some(l) = completion {
+            self.add(R::CompletedBy, &[h, base + l.source]);
+            self.concat_completions.push((h, l.clone()));
         }
         for (k, p) in parts.iter().enumerate() {
             let src = match p {

@@ -26,7 +26,7 @@
 
 use super::extract::{FactsBuilder, R};
 use crate::ir::member_tests::{NameMatch, Passes};
-use crate::ir::string_builders::{fold_letters, Affixes, Letters};
+use crate::ir::string_builders::{fold_letters, Affixes, Completion};
 use fxhash::{FxHashMap, FxHashSet};
 
 /// The most classes one concatenation may name.
@@ -178,8 +178,8 @@ impl MemberNames {
 pub fn match_partial_names(b: &mut FactsBuilder) {
     let texts = std::mem::take(&mut b.concat_texts);
     let filters = std::mem::take(&mut b.name_filters);
-    let letters = std::mem::take(&mut b.concat_letters);
-    if texts.is_empty() && filters.is_empty() && letters.is_empty() {
+    let completions = std::mem::take(&mut b.concat_completions);
+    if texts.is_empty() && filters.is_empty() && completions.is_empty() {
         return;
     }
     let classes = NameIndex::new(
@@ -224,8 +224,8 @@ pub fn match_partial_names(b: &mut FactsBuilder) {
             }
         }
     }
-    if !letters.is_empty() {
-        spell_members(b, &members, &letters);
+    if !completions.is_empty() {
+        complete_names(b, &classes, &members, &completions);
     }
     for (h, test) in &filters {
         // A filter lets through every member that passes, the
@@ -269,15 +269,23 @@ pub fn match_partial_names(b: &mut FactsBuilder) {
     }
 }
 
-/// Lists, for each concatenation that spells the letters of a string
-/// ([`Letters`]), the methods and fields whose name it spells where the
-/// string is a constant (`lettersMethod`, `lettersField`): a name that
-/// starts with one of its heads and ends with its tail, and whose letters
-/// between them are the constant's, case and separators set aside
-/// ([`fold_letters`]). The candidates are those the heads and tail fit,
-/// the application's first and within the budget, as for the
-/// concatenations' affixes.
-fn spell_members(b: &mut FactsBuilder, members: &MemberNames, letters: &[(u32, Letters)]) {
+/// Lists, for each concatenation that one string completes
+/// ([`Completion`]), the classes, methods and fields it names where the
+/// string is a constant (`completesType`, `completesMethod`,
+/// `completesField`): a name that starts with one of its heads and ends
+/// with its tail, and whose text between them is the constant's (where
+/// the string stands whole) or has the constant's letters, case and
+/// separators set aside ([`fold_letters`], where the name spells it). The
+/// candidates are those the heads and tail fit, the application's first
+/// and within the budget, as for the concatenations' affixes. Only
+/// spelled names name members alone: no class name is spelled a letter
+/// at a time.
+fn complete_names(
+    b: &mut FactsBuilder,
+    classes: &NameIndex<(u32, bool)>,
+    members: &MemberNames,
+    completions: &[(u32, Completion)],
+) {
     let mut by_letters: FxHashMap<String, Vec<u32>> = FxHashMap::default();
     for (text, &h) in &b.string_heaps {
         let key = fold_letters(text);
@@ -285,12 +293,16 @@ fn spell_members(b: &mut FactsBuilder, members: &MemberNames, letters: &[(u32, L
             by_letters.entry(key).or_default().push(h);
         }
     }
-    for (index, rel) in [
-        (&members.methods, R::LettersMethod),
-        (&members.fields, R::LettersField),
+    for (index, rel, budget) in [
+        (classes, R::CompletesType, CLASS_BUDGET),
+        (&members.methods, R::CompletesMethod, MEMBER_BUDGET),
+        (&members.fields, R::CompletesField, MEMBER_BUDGET),
     ] {
         let mut rows: Vec<(u32, u32, u32)> = Vec::new();
-        for (h, l) in letters {
+        for (h, l) in completions {
+            if rel == R::CompletesType && !l.whole {
+                continue;
+            }
             for head in &l.heads {
                 let a = Affixes {
                     prefix: head.clone(),
@@ -298,14 +310,18 @@ fn spell_members(b: &mut FactsBuilder, members: &MemberNames, letters: &[(u32, L
                     exact: false,
                 };
                 let fit = application_first_named(index.fits_named(&a));
-                if fit.len() > MEMBER_BUDGET {
+                if fit.len() > budget {
                     b.stats.partial_over_budget += 1;
                     continue;
                 }
                 for (name, m) in fit {
                     let middle = &name[head.len()..name.len() - l.tail.len()];
-                    let Some(texts) = by_letters.get(&fold_letters(middle)) else {
-                        continue;
+                    let texts: &[u32] = if l.whole {
+                        b.string_heaps.get(middle).map_or(&[], std::slice::from_ref)
+                    } else {
+                        by_letters
+                            .get(&fold_letters(middle))
+                            .map_or(&[], Vec::as_slice)
                     };
                     rows.extend(texts.iter().map(|&s| (*h, s, m)));
                 }

@@ -196,15 +196,18 @@ relations! {
     PartialField => "partialField",
         [("heap", "H"), ("field", "F")],
         "a concatenation whose known prefix and suffix fit the field's name";
-    LettersOf => "lettersOf",
+    CompletedBy => "completedBy",
         [("heap", "H"), ("source", "V")],
-        "a concatenation that spells the letters of the string the variable holds (a capitalised name, xalan's setter names)";
-    LettersMethod => "lettersMethod",
+        "a concatenation whose one unknown part is the string the variable holds, whole (`\"r.\" + kind + \"Impl\"`) or spelled a letter at a time (a capitalised name, xalan's setter names)";
+    CompletesType => "completesType",
+        [("heap", "H"), ("text", "H"), ("type", "T")],
+        "a class the concatenation names where its source holds the constant string";
+    CompletesMethod => "completesMethod",
         [("heap", "H"), ("text", "H"), ("method", "M")],
-        "a method whose name the concatenation spells where its source holds the constant string";
-    LettersField => "lettersField",
+        "a method the concatenation names where its source holds the constant string";
+    CompletesField => "completesField",
         [("heap", "H"), ("text", "H"), ("field", "F")],
-        "a field whose name the concatenation spells where its source holds the constant string";
+        "a field the concatenation names where its source holds the constant string";
     ClassObject => "classObject",
         [("heap", "H"), ("type", "T")],
         "the java.lang.Class object of a type";

@@ -12,10 +12,10 @@
 //!
 //! Likewise the concatenations whose known prefix and suffix fit no name
 //! become one object, `<computed string>`. A string that names a resource
-//! of the class path (`resourceNamed`) is a name too, and so is one whose
-//! letters a concatenation spells into a member's name (`lettersMethod`,
-//! `lettersField`), with the concatenation (`lettersOf`), and so is the
-//! key of a properties file's value that names a class
+//! of the class path (`resourceNamed`) is a name too, and so is one that
+//! completes a concatenation into a name (`completesType`,
+//! `completesMethod`, `completesField`), with the concatenation
+//! (`completedBy`), and so is the key of a properties file's value that names a class
 //! (`resourceProperty`).
 //!
 //! A text that looks like a qualified class name (`com.apple.eawt.App`)
@@ -79,10 +79,16 @@ pub(super) fn unnamed_strings(b: &FactsBuilder) -> Vec<(Vec<u32>, String)> {
             R::ResourceNamed,
         ],
     );
-    // The constants whose letters a concatenation spells into a member's
-    // name (`"font-size"`, which xalan's setters spell `setFontSize`).
-    // And the keys of properties files whose values name classes.
-    for r in [R::LettersMethod, R::LettersField, R::ResourceProperty] {
+    // The constants that complete a concatenation into a name (`"Upp"` in
+    // `"r." + kind + "er"`; `"font-size"`, which xalan's setters spell
+    // `setFontSize`). And the keys of properties files whose values name
+    // classes.
+    for r in [
+        R::CompletesType,
+        R::CompletesMethod,
+        R::CompletesField,
+        R::ResourceProperty,
+    ] {
         constants.extend(b.rels[r as usize].chunks(3).map(|t| t[1]));
     }
     let strings: Vec<u32> = b
@@ -98,7 +104,7 @@ pub(super) fn unnamed_strings(b: &FactsBuilder) -> Vec<(Vec<u32>, String)> {
             R::PartialMethod,
             R::PartialField,
             R::ResourceNamed,
-            R::LettersOf,
+            R::CompletedBy,
         ],
     );
     let concats: Vec<u32> = (b.concat_heaps.iter())

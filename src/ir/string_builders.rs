@@ -418,27 +418,32 @@ fn affixes_of(
     out
 }
 
-/// A name spelled from the letters of a string: known text, text that
-/// may be skipped, then the characters of one string (`charAt`, in a
-/// loop or beside a piece of the same string), then known text, with some
-/// known text before or after the letters. xalan's `getSetterMethodName`
+/// A name completed by one string: known text, text that may be skipped,
+/// then that string's text, then known text, with some known text before
+/// or after it. The string stands whole (`"r." + kind + "Impl"`, `"get" +
+/// property`), or is spelled from its characters (`charAt`, in a loop or
+/// beside a piece of the same string): xalan's `getSetterMethodName`
 /// gives `"set"`, `"Xml"` behind a branch, and the attribute's
 /// characters, capitalised first and after each `'-'`:
 /// `setUseAttributeSets`. `"set" + Character.toUpperCase(s.charAt(0)) +
 /// s.substring(1)` spells `s` capitalised, behind `"set"`.
 ///
-/// The analysis names the members whose name, past a head and before the
-/// tail, is a value of the source with its case and separators set aside
-/// ([`fold_letters`]).
+/// The analysis names the classes and members whose name, past a head
+/// and before the tail, is a value of the source: the same text where it
+/// stands whole, and where it is spelled, the same letters with their
+/// case and separators set aside ([`fold_letters`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Letters {
-    /// The variable holding the string whose letters the name spells.
+pub struct Completion {
+    /// The variable holding the string that completes the name.
     pub source: Var,
-    /// Each way the text before the letters may read: the known text,
+    /// Each way the text before the source may read: the known text,
     /// with and without each part that may be skipped.
     pub heads: Vec<String>,
-    /// The known text after the letters.
+    /// The known text after the source.
     pub tail: String,
+    /// Whether the source's text stands whole in the name; otherwise the
+    /// name spells its letters.
+    pub whole: bool,
 }
 
 /// The most ways a name's head may read: three parts that may be
@@ -456,14 +461,10 @@ pub fn fold_letters(text: &str) -> String {
         .collect()
 }
 
-/// The concatenations of the method that spell the letters of a string
-/// ([`Letters`]), by result variable.
-pub fn concat_letters(ir: &MethodIr) -> FxHashMap<Var, Letters> {
-    let spells = |s: &Stmt| match s {
-        Stmt::Concat { parts, .. } => parts.iter().any(|p| matches!(p, ConcatPart::Letter { .. })),
-        _ => false,
-    };
-    if !ir.stmts.iter().any(spells) {
+/// The concatenations of the method that one string completes
+/// ([`Completion`]), by result variable.
+pub fn concat_completions(ir: &MethodIr) -> FxHashMap<Var, Completion> {
+    if !ir.stmts.iter().any(|s| matches!(s, Stmt::Concat { .. })) {
         return FxHashMap::default();
     }
     let defs = definition_counts(ir);
@@ -472,10 +473,16 @@ pub fn concat_letters(ir: &MethodIr) -> FxHashMap<Var, Letters> {
         .filter(|(piece, _)| defs.get(piece) == Some(&1))
         .copied()
         .collect();
+    let concats: FxHashSet<Var> = (ir.stmts.iter())
+        .filter_map(|s| match s {
+            Stmt::Concat { dst, .. } => Some(*dst),
+            _ => None,
+        })
+        .collect();
     let mut out = FxHashMap::default();
     for s in &ir.stmts {
         if let Stmt::Concat { dst, parts, .. } = s {
-            if let Some(l) = letters_of(parts, &texts, &pieces) {
+            if let Some(l) = completion_of(parts, &texts, &pieces, &concats) {
                 out.insert(*dst, l);
             }
         }
@@ -483,20 +490,25 @@ pub fn concat_letters(ir: &MethodIr) -> FxHashMap<Var, Letters> {
     out
 }
 
-/// The [`Letters`] that one list of parts spells, if it has that shape.
-fn letters_of(
+/// The [`Completion`] of one list of parts, if it has that shape. A part
+/// that is a variable of the method's own concatenations is not a
+/// source: its points-to object is the concatenation, not a text.
+fn completion_of(
     parts: &[ConcatPart],
     texts: &FxHashMap<Var, &str>,
     pieces: &FxHashMap<Var, Var>,
-) -> Option<Letters> {
+    concats: &FxHashSet<Var>,
+) -> Option<Completion> {
     let mut heads = vec![String::new()];
     let mut source: Option<Var> = None;
-    // Characters and pieces of the source, and whether a loop spells it.
-    let (mut count, mut looped) = (0, false);
+    // Characters and pieces of the source, whether a loop spells it, and
+    // whether it stands whole.
+    let (mut count, mut looped, mut whole) = (0, false, false);
     let mut tail = String::new();
     for p in parts {
         let text = match p {
             ConcatPart::Var(v) | ConcatPart::Maybe(v) => texts.get(v).copied(),
+            ConcatPart::Const(t) => Some(t.as_str()),
             _ => None,
         };
         let letter = match p {
@@ -505,7 +517,9 @@ fn letters_of(
             _ => None,
         };
         match (p, text, letter, source) {
-            (ConcatPart::Var(_), Some(t), _, None) => heads.iter_mut().for_each(|h| h.push_str(t)),
+            (ConcatPart::Var(_) | ConcatPart::Const(_), Some(t), _, None) => {
+                heads.iter_mut().for_each(|h| h.push_str(t))
+            }
             (ConcatPart::Maybe(_), Some(t), _, None) if heads.len() < MAX_HEADS => {
                 let with: Vec<String> = heads.iter().map(|h| format!("{h}{t}")).collect();
                 heads.extend(with);
@@ -515,24 +529,29 @@ fn letters_of(
                 count = 1;
                 looped = repeats;
             }
-            (_, _, Some((s, repeats)), Some(first)) if s == first && tail.is_empty() => {
+            (_, _, Some((s, repeats)), Some(first)) if s == first && tail.is_empty() && !whole => {
                 count += 1;
                 looped |= repeats;
             }
-            (ConcatPart::Var(_), Some(t), _, Some(_)) => tail.push_str(t),
+            (ConcatPart::Var(v), None, None, None) if !concats.contains(v) => {
+                source = Some(*v);
+                whole = true;
+            }
+            (ConcatPart::Var(_) | ConcatPart::Const(_), Some(t), _, Some(_)) => tail.push_str(t),
             _ => return None,
         }
     }
     heads.sort();
     heads.dedup();
     let source = source?;
-    // Letters with no known text around them would name every member
-    // whose name is some constant's letters.
+    // A source with no known text around it would name every class or
+    // member whose name is some constant.
     let known = !tail.is_empty() || heads.iter().any(|h| !h.is_empty());
-    (known && (count >= 2 || looped)).then_some(Letters {
+    (known && (whole || count >= 2 || looped)).then_some(Completion {
         source,
         heads,
         tail,
+        whole,
     })
 }
 
@@ -792,12 +811,12 @@ mod tests {
         );
     }
 
-    /// The letters of one string, with known text and text that may be
-    /// skipped before them and known text after.
-    fn spelled(ir: &mut MethodIr, parts: Vec<ConcatPart>) -> Option<Letters> {
+    /// The [`Completion`] of a concatenation of `parts`, if it has that
+    /// shape.
+    fn completed(ir: &mut MethodIr, parts: Vec<ConcatPart>) -> Option<Completion> {
         let dst = ir.new_var("n", "java.lang.String");
         ir.stmts.push(Stmt::Concat { bci: 9, dst, parts });
-        concat_letters(ir).remove(&dst)
+        concat_completions(ir).remove(&dst)
     }
 
     #[test]
@@ -817,11 +836,12 @@ mod tests {
             loop_letter.clone(),
         ];
         assert_eq!(
-            spelled(&mut ir, parts),
-            Some(Letters {
+            completed(&mut ir, parts),
+            Some(Completion {
                 source: name,
                 heads: vec!["set".into(), "setXml".into()],
                 tail: String::new(),
+                whole: false,
             })
         );
         // One character, not in a loop, spells one letter only.
@@ -830,7 +850,7 @@ mod tests {
             repeats: false,
         };
         assert_eq!(
-            spelled(&mut ir, vec![ConcatPart::Var(set), one.clone()]),
+            completed(&mut ir, vec![ConcatPart::Var(set), one.clone()]),
             None
         );
         // A character beside a piece of the same string: capitalize(s).
@@ -845,14 +865,15 @@ mod tests {
         ir.string_pieces.push((tail, name));
         let impl_ = constant(&mut ir, "Impl");
         assert_eq!(
-            spelled(
+            completed(
                 &mut ir,
                 vec![one.clone(), ConcatPart::Var(tail), ConcatPart::Var(impl_)]
             ),
-            Some(Letters {
+            Some(Completion {
                 source: name,
                 heads: vec![String::new()],
                 tail: "Impl".into(),
+                whole: false,
             })
         );
         // Text the analysis does not know, or the letters of another
@@ -863,10 +884,53 @@ mod tests {
             repeats: true,
         };
         assert_eq!(
-            spelled(&mut ir, vec![loop_letter.clone(), ConcatPart::Unknown]),
+            completed(&mut ir, vec![loop_letter.clone(), ConcatPart::Unknown]),
             None
         );
-        assert_eq!(spelled(&mut ir, vec![loop_letter, other_letter]), None);
+        assert_eq!(completed(&mut ir, vec![loop_letter, other_letter]), None);
+    }
+
+    #[test]
+    fn a_string_between_known_text_completes_the_name_whole() {
+        // "r." + kind + "er", the recipe's text as invokedynamic gives it.
+        let mut ir = MethodIr::default();
+        let kind = ir.new_var("kind", "java.lang.String");
+        let parts = vec![
+            ConcatPart::Const("r.".into()),
+            ConcatPart::Var(kind),
+            ConcatPart::Const("er".into()),
+        ];
+        assert_eq!(
+            completed(&mut ir, parts),
+            Some(Completion {
+                source: kind,
+                heads: vec!["r.".into()],
+                tail: "er".into(),
+                whole: true,
+            })
+        );
+        // Alone, the string is only itself; two strings, or a string and
+        // a character of another, are not one source.
+        assert_eq!(completed(&mut ir, vec![ConcatPart::Var(kind)]), None);
+        let other = ir.new_var("other", "java.lang.String");
+        let get = ConcatPart::Const("get".into());
+        let two = vec![get.clone(), ConcatPart::Var(kind), ConcatPart::Var(other)];
+        assert_eq!(completed(&mut ir, two), None);
+        let letter = ConcatPart::Letter {
+            source: other,
+            repeats: true,
+        };
+        let mixed = vec![get.clone(), ConcatPart::Var(kind), letter];
+        assert_eq!(completed(&mut ir, mixed), None);
+        // The method's own concatenation is not a source: its object is
+        // the concatenation's.
+        let inner = ir.new_var("inner", "java.lang.String");
+        ir.stmts.push(Stmt::Concat {
+            bci: 1,
+            dst: inner,
+            parts: vec![ConcatPart::Var(kind), ConcatPart::Unknown],
+        });
+        assert_eq!(completed(&mut ir, vec![get, ConcatPart::Var(inner)]), None);
     }
 
     #[test]
