@@ -57,7 +57,7 @@ tmux send-keys -t "$session" -l '.cou'
 tmux send-keys -t "$session" Tab
 tmux send-keys -t "$session" -l ' vP'
 tmux send-keys -t "$session" Enter
-wait_for '^vP: 28 tuples$'
+wait_for '^vP: 30 tuples$'
 # ... a relation name ...
 tmux send-keys -t "$session" -l 'newInstanceT'
 tmux send-keys -t "$session" Tab

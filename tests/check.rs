@@ -547,10 +547,12 @@ fn inference_finds_every_application_edge_of_its_traced_fixtures() {
         let hits = rows.iter().filter(|c| c[8] == "found").count();
         found.push((variant, hits, rows.len()));
     }
-    // The runs took 71 application edges; `casts` finds the constant
+    // The runs took 72 application edges; `casts` finds the constant
     // forName of r.Upper, the class lookups of the loops and Selected's
-    // constructor.
-    assert_eq!(found, [("casts", 14, 71), ("infer", 71, 71)]);
+    // constructor. The one `infer` does not find is Completed's forName
+    // of java.util.ArrayList, a class not in this class path (`failed`:
+    // the analysis runs without the JDK).
+    assert_eq!(found, [("casts", 14, 72), ("infer", 71, 72)]);
 }
 
 /// A trace is a specification of members too: given its own trace,

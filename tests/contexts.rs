@@ -475,7 +475,8 @@ fn two_object_separates_the_containers_that_two_objects_make() {
         [(35, 46), (46, 47)],
         &["2-call-site", "2-object"],
     );
-    // The fields with their heap contexts: each pair (allocated by
+    // The fields with their heap contexts: `main`'s command line holds
+    // input text; each pair (allocated by
     // `main`, in the context of no object) holds a box whose heap context
     // is that pair, and each box's item is its own pair's name.
     let one = "<Containers: void main(java.lang.String[])>[0@L42] new Containers$Pair";
@@ -487,6 +488,7 @@ fn two_object_separates_the_containers_that_two_objects_make() {
         refract(&["export", "relation", "chP", &db]),
         format!(
             "baseContext\tbase\tfield\ttargetContext\ttarget\n\
+             <global>\t<Containers: void main(java.lang.String[])> <command line>\t[]\t<global>\t<input string>\n\
              <global>\t{one}\t{field}\t{one}\t{boxed}\n\
              <global>\t{two}\t{field}\t{two}\t{boxed}\n\
              {one}\t{boxed}\t{item}\t<global>\t\"Containers$First\"\n\
@@ -509,6 +511,7 @@ fn two_object_separates_the_containers_that_two_objects_make() {
             "baseContext\tbase\tfield\ttargetContext\ttarget\n\
              {}\t{boxed}\t{item}\t<no call site>\t\"Containers$First\"\n\
              {}\t{boxed}\t{item}\t<no call site>\t\"Containers$Second\"\n\
+             <no call site>\t<Containers: void main(java.lang.String[])> <command line>\t[]\t<no call site>\t<input string>\n\
              <no call site>\t{one}\t{field}\t{}\t{boxed}\n\
              <no call site>\t{two}\t{field}\t{}\t{boxed}\n",
             new(4, 42),
@@ -544,7 +547,8 @@ fn two_type_separates_the_containers_that_two_classes_make() {
              Factories$Left\t{boxed}\t{item}\t<no type>\t\"Factories$First\"\n\
              Factories$Right\t{boxed}\t{item}\t<no type>\t\"Factories$Second\"\n\
              Factories\t{left}\t{field}\tFactories$Left\t{boxed}\n\
-             Factories\t{right}\t{field}\tFactories$Right\t{boxed}\n"
+             Factories\t{right}\t{field}\tFactories$Right\t{boxed}\n\
+             <no type>\t<Factories: void main(java.lang.String[])> <command line>\t[]\t<no type>\t<input string>\n"
         )
     );
     // `main` and `forName` in the context of no type; the makers' two

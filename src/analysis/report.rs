@@ -5,6 +5,7 @@ use super::export::tsv_line;
 use super::results::{method_text, Resolution, Results, Site};
 use crate::classfile::descriptor::parse_method_signature;
 use crate::database::{Database, DatabaseError};
+use crate::facts::partial_names::{CLASS_BUDGET, MEMBER_BUDGET};
 use crate::facts::reflection_api as api;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
@@ -182,8 +183,23 @@ fn unsound_reason(r: &Results, s: &Site, sources: &BTreeMap<u64, String>) -> Str
     } else {
         ""
     };
-    if !from.is_empty() {
-        return format!("{partly}the name comes from {}", from.join(", "));
+    let from = (!from.is_empty()).then(|| format!("the name comes from {}", from.join(", ")));
+    if r.over_budget.contains(&s.invoke) {
+        let (budget, names) = if by_name {
+            (CLASS_BUDGET, "classes")
+        } else {
+            (MEMBER_BUDGET, "methods or fields")
+        };
+        let budget = format!(
+            "the known text of a concatenation that reaches the name fits more than {budget} {names}, and names none of them"
+        );
+        return match from {
+            Some(from) => format!("{partly}{budget}; {from}"),
+            None => format!("{partly}{budget}"),
+        };
+    }
+    if let Some(from) = from {
+        return format!("{partly}{from}");
     }
     match (by_name, s.resolution) {
         (true, Resolution::Unresolved) => "no string that names a class reaches the name".into(),

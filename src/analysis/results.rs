@@ -160,6 +160,10 @@ pub struct Results {
     pub classes: usize,
     /// Specification points: (source site, forName site).
     pub spec_points: Vec<(u64, u64)>,
+    /// The sites whose name may be a concatenation whose known text fits
+    /// more names than the front end's budget (`overBudgetAt`, variant
+    /// `infer`).
+    pub over_budget: BTreeSet<u64>,
     /// The variant that ran (`points-to, member arrays` with
     /// `--member-arrays`).
     pub variant: String,
@@ -266,8 +270,12 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
         sites.push(site(label, ts));
     }
     let (variant, spec_only, completion) = configuration(db)?;
+    let over_budget = (db.tuples_if_present("overBudgetAt")?.into_iter())
+        .map(|t| t[0])
+        .collect();
     Ok(Results {
         completion,
+        over_budget,
         spec_only,
         sites,
         definitions,

@@ -928,16 +928,21 @@ impl FactsBuilder {
         self.application_methods.contains(&m)
     }
 
-    /// Whether a call of a method that the class path does not have
-    /// defines `v` (every method of the JDK under `--jdk none`). The
-    /// points-to analysis gives such a result nothing, so it cannot
-    /// complete a name: a concatenation of it keeps its known text alone
-    /// (see `completedBy`).
-    fn returned_by_phantom(&self, ir: &MethodIr, v: Var) -> bool {
+    /// Whether `v` is the result of a call whose result the points-to
+    /// analysis leaves empty: a method that the class path does not have
+    /// (every method of the JDK under `--jdk none`), or the name of a
+    /// metaobject ([`super::reflection_api::METAOBJECT_NAMES`]). Such a
+    /// string cannot complete a name: a concatenation of it keeps its
+    /// known text alone (see `completedBy`).
+    fn opaque_result(&self, ir: &MethodIr, v: Var) -> bool {
         ir.stmts.iter().any(|s| match s {
             Stmt::Invoke(inv) if inv.result == Some(v) => {
                 let t = &inv.target;
-                (self.hierarchy.resolve_method(&t.class, &t.name, &t.desc)).is_none()
+                let named = |&(class, name): &(&str, &str)| {
+                    t.class == class && t.name == name && t.desc == "()Ljava/lang/String;"
+                };
+                super::reflection_api::METAOBJECT_NAMES.iter().any(named)
+                    || (self.hierarchy.resolve_method(&t.class, &t.name, &t.desc)).is_none()
             }
             _ => false,
         })
@@ -1006,7 +1011,7 @@ impl FactsBuilder {
             // and constant apart that no application site reads.
             completions: if self.is_application_method(m) {
                 let mut completions = concat_completions(ir);
-                completions.retain(|_, l| !self.returned_by_phantom(ir, l.source));
+                completions.retain(|_, l| !self.opaque_result(ir, l.source));
                 completions
             } else {
                 FxHashMap::default()

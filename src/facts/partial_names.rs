@@ -16,7 +16,8 @@
 //! 11,500 of JDK 17, past the budget below. A
 //! prefix or suffix that fits too many names says little about the name:
 //! past [`CLASS_BUDGET`] classes or [`MEMBER_BUDGET`] members, the
-//! concatenation fits none, and the count is in the summary
+//! concatenation fits none (`partialOverBudget`: `refract report` says so
+//! at the sites it reaches), and the count is in the summary
 //! (`partial_over_budget`).
 //!
 //! The same indexes list the members that pass each test of names
@@ -171,6 +172,14 @@ impl MemberNames {
     }
 }
 
+/// Records that concatenation `h`'s known text fits more names than the
+/// budget allows (`partialOverBudget`, and the summary's count), so that
+/// `refract report` can say why its sites stay unknown.
+fn over_budget(b: &mut FactsBuilder, h: u32) {
+    b.stats.partial_over_budget += 1;
+    b.add(R::PartialOverBudget, &[h]);
+}
+
 /// Lists, for each concatenation with known text, the classes, methods
 /// and fields whose names fit it (`partialType`, `partialMethod`,
 /// `partialField`), and for each name filter the members whose names
@@ -193,7 +202,7 @@ pub fn match_partial_names(b: &mut FactsBuilder) {
         if (a.exact || known >= 2) && class_fragment(&a.prefix) && class_fragment(&a.suffix) {
             let chosen = application_first(classes.fits(a));
             if chosen.len() > CLASS_BUDGET {
-                b.stats.partial_over_budget += 1;
+                over_budget(b, *h);
             } else if !chosen.is_empty() {
                 for t in chosen {
                     b.add(R::PartialType, &[*h, t]);
@@ -214,7 +223,7 @@ pub fn match_partial_names(b: &mut FactsBuilder) {
             ] {
                 let mut fit = application_first(index.fits(a));
                 if fit.len() > MEMBER_BUDGET {
-                    b.stats.partial_over_budget += 1;
+                    over_budget(b, *h);
                     continue;
                 }
                 fit.sort_unstable();
@@ -311,7 +320,7 @@ fn complete_names(
                 };
                 let fit = application_first_named(index.fits_named(&a));
                 if fit.len() > budget {
-                    b.stats.partial_over_budget += 1;
+                    over_budget(b, *h);
                     continue;
                 }
                 for (name, m) in fit {

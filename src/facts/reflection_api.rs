@@ -110,6 +110,22 @@ pub const GET_CONSTRUCTORS: &[(&str, bool)] = &[
     ),
 ];
 
+/// The calls that return a metaobject's name, which the JVM keeps in a
+/// field of the metaobject it makes (`Method.getName()` reads
+/// `Method.name`). The analysis's own metaobjects have no such field, so
+/// their results hold nothing in the points-to analysis: a name built
+/// from one keeps its known text alone (`completedBy`), as input does.
+/// Each is a class and a method name, of descriptor
+/// `()Ljava/lang/String;`.
+pub const METAOBJECT_NAMES: &[(&str, &str)] = &[
+    ("java.lang.reflect.Method", "getName"),
+    ("java.lang.reflect.Constructor", "getName"),
+    ("java.lang.reflect.Field", "getName"),
+    ("java.lang.reflect.Executable", "getName"),
+    ("java.lang.reflect.Member", "getName"),
+    ("java.lang.reflect.Parameter", "getName"),
+];
+
 /// Where strings from outside the program enter: specification points.
 pub const STRING_SOURCES: &[&str] = &[
     "<java.lang.System: java.lang.String getProperty(java.lang.String)>",

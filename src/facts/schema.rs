@@ -196,6 +196,9 @@ relations! {
     PartialField => "partialField",
         [("heap", "H"), ("field", "F")],
         "a concatenation whose known prefix and suffix fit the field's name";
+    PartialOverBudget => "partialOverBudget",
+        [("heap", "H")],
+        "a concatenation whose known text fits more classes, methods or fields than the budget allows (partial_names.rs): it names none of them";
     CompletedBy => "completedBy",
         [("heap", "H"), ("source", "V")],
         "a concatenation whose one unknown part is the string the variable holds, whole (`\"r.\" + kind + \"Impl\"`) or spelled a letter at a time (a capitalised name, xalan's setter names)";

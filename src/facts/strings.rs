@@ -105,6 +105,7 @@ pub(super) fn unnamed_strings(b: &FactsBuilder) -> Vec<(Vec<u32>, String)> {
             R::PartialField,
             R::ResourceNamed,
             R::CompletedBy,
+            R::PartialOverBudget,
         ],
     );
     let concats: Vec<u32> = (b.concat_heaps.iter())
