@@ -488,7 +488,7 @@ fn two_object_separates_the_containers_that_two_objects_make() {
         refract(&["export", "relation", "chP", &db]),
         format!(
             "baseContext\tbase\tfield\ttargetContext\ttarget\n\
-             <global>\t<Containers: void main(java.lang.String[])> <command line>\t[]\t<global>\t<input string>\n\
+             <global>\t<Containers: void main(java.lang.String[])> <command line>\t[]\t<global>\t<command line argument>\n\
              <global>\t{one}\t{field}\t{one}\t{boxed}\n\
              <global>\t{two}\t{field}\t{two}\t{boxed}\n\
              {one}\t{boxed}\t{item}\t<global>\t\"Containers$First\"\n\
@@ -511,7 +511,7 @@ fn two_object_separates_the_containers_that_two_objects_make() {
             "baseContext\tbase\tfield\ttargetContext\ttarget\n\
              {}\t{boxed}\t{item}\t<no call site>\t\"Containers$First\"\n\
              {}\t{boxed}\t{item}\t<no call site>\t\"Containers$Second\"\n\
-             <no call site>\t<Containers: void main(java.lang.String[])> <command line>\t[]\t<no call site>\t<input string>\n\
+             <no call site>\t<Containers: void main(java.lang.String[])> <command line>\t[]\t<no call site>\t<command line argument>\n\
              <no call site>\t{one}\t{field}\t{}\t{boxed}\n\
              <no call site>\t{two}\t{field}\t{}\t{boxed}\n",
             new(4, 42),
@@ -548,7 +548,7 @@ fn two_type_separates_the_containers_that_two_classes_make() {
              Factories$Right\t{boxed}\t{item}\t<no type>\t\"Factories$Second\"\n\
              Factories\t{left}\t{field}\tFactories$Left\t{boxed}\n\
              Factories\t{right}\t{field}\tFactories$Right\t{boxed}\n\
-             <no type>\t<Factories: void main(java.lang.String[])> <command line>\t[]\t<no type>\t<input string>\n"
+             <no type>\t<Factories: void main(java.lang.String[])> <command line>\t[]\t<no type>\t<command line argument>\n"
         )
     );
     // `main` and `forName` in the context of no type; the makers' two

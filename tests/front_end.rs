@@ -41,7 +41,7 @@ fn constant_for_name_chain() {
     assert_eq!(
         rows(&f, "vP0", MAIN),
         vec![
-            format!("{MAIN}/<argument>\t<input string>"),
+            format!("{MAIN}/<argument>\t<command line argument>"),
             format!("{MAIN}/l1@2\t\"a.B\""),
             format!("{MAIN}/p0\t{MAIN} <command line>"),
         ]

@@ -969,7 +969,7 @@ fn an_array_holds_only_objects_of_its_element_type() {
             " a                                                                                   | h",
             "-------------------------------------------------------------------------------------+-----------------------------------------------------------------------------------",
             " <ArrayElements: java.lang.Object[] builders()>[1@L14] new java.lang.StringBuilder[] | <ArrayElements: java.lang.Object[] builders()>[6@L14] new java.lang.StringBuilder",
-            " <ArrayElements: void main(java.lang.String[])> <command line>                       | <input string>",
+            " <ArrayElements: void main(java.lang.String[])> <command line>                       | <command line argument>",
             " <ArrayElements: void main(java.lang.String[])>[1@L18] new java.lang.String[]        | \"r.Shape\"",
             " <ArrayElements: void main(java.lang.String[])>[1@L18] new java.lang.String[]        | \"r.Upper\"",
             "4 tuples",
@@ -2942,7 +2942,8 @@ fn assume_completes_what_each_level_does_not_trust() {
 /// export `Completed.infer.tsv`). The command line's text still leaves
 /// the known text to name the classes. `"java.util." + util` fits more
 /// of java.base's classes than the budget allows: it names none, and the
-/// report says so at its site.
+/// report says so at its site. The report names the command line as
+/// the source of a name built from `main`'s arguments.
 #[test]
 fn names_completed_by_strings_against_java_base() {
     let dir = tempfile::tempdir().unwrap();
@@ -2965,6 +2966,8 @@ fn names_completed_by_strings_against_java_base() {
     );
     assert!(at("172").is_empty(), "{exported}");
     let report = refract(&["report", &db, "--unsound"]);
-    let line = "Completed.main([Ljava/lang/String;)V @ 172 (line 46): the known text of a concatenation that reaches the name fits more than 200 classes, and names none of them";
+    let typed = "Completed.main([Ljava/lang/String;)V @ 137 (line 41): partly resolved; the name comes from the command line (main's arguments)\n";
+    assert!(report.contains(typed), "{report}");
+    let line = "Completed.main([Ljava/lang/String;)V @ 172 (line 46): the known text of a concatenation that reaches the name fits more names than the budget allows (200 classes, 5000 methods or fields), and names none of them";
     assert!(report.contains(line), "{report}");
 }

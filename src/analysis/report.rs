@@ -170,7 +170,7 @@ pub fn counted(n: usize, one: &str, many: &str) -> String {
 /// Why a site is unsound, as the report words it.
 fn unsound_reason(r: &Results, s: &Site, sources: &BTreeMap<u64, String>) -> String {
     let by_name = api::is_class_by_name_label(s.api);
-    let from: Vec<&str> = r
+    let mut from: Vec<&str> = r
         .spec_points
         .iter()
         .filter(|p| p.1 == s.invoke)
@@ -183,15 +183,13 @@ fn unsound_reason(r: &Results, s: &Site, sources: &BTreeMap<u64, String>) -> Str
     } else {
         ""
     };
+    if r.command_line.contains(&s.invoke) {
+        from.insert(0, "the command line (main's arguments)");
+    }
     let from = (!from.is_empty()).then(|| format!("the name comes from {}", from.join(", ")));
     if r.over_budget.contains(&s.invoke) {
-        let (budget, names) = if by_name {
-            (CLASS_BUDGET, "classes")
-        } else {
-            (MEMBER_BUDGET, "methods or fields")
-        };
         let budget = format!(
-            "the known text of a concatenation that reaches the name fits more than {budget} {names}, and names none of them"
+            "the known text of a concatenation that reaches the name fits more names than the budget allows ({CLASS_BUDGET} classes, {MEMBER_BUDGET} methods or fields), and names none of them"
         );
         return match from {
             Some(from) => format!("{partly}{budget}; {from}"),

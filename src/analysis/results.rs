@@ -164,6 +164,9 @@ pub struct Results {
     /// more names than the front end's budget (`overBudgetAt`, variant
     /// `infer`).
     pub over_budget: BTreeSet<u64>,
+    /// The class-name sites whose name may come from an argument of the
+    /// command line (`commandLineAt`).
+    pub command_line: BTreeSet<u64>,
     /// The variant that ran (`points-to, member arrays` with
     /// `--member-arrays`).
     pub variant: String,
@@ -273,9 +276,13 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
     let over_budget = (db.tuples_if_present("overBudgetAt")?.into_iter())
         .map(|t| t[0])
         .collect();
+    let command_line = (db.tuples_if_present("commandLineAt")?.into_iter())
+        .map(|t| t[0])
+        .collect();
     Ok(Results {
         completion,
         over_budget,
+        command_line,
         spec_only,
         sites,
         definitions,

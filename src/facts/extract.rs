@@ -950,9 +950,9 @@ impl FactsBuilder {
 
     /// The command line that the JVM passes an application's `static void
     /// main(String[])`: an array of its own (`<command line>`) whose
-    /// elements are text from outside the program (`<input string>`), so
-    /// that a name built from an argument is input, as a name read from a
-    /// file is. Nothing in the program makes that array.
+    /// elements are text from outside the program (`<command line
+    /// argument>`), so that a name built from an argument is input, as a
+    /// name read from a file is. Nothing in the program makes that array.
     fn emit_command_line(&mut self, m: u32, ir: &MethodIr, base: u32) {
         let main = ir.params.len() == 1
             && self.is_application_method(m)
@@ -968,7 +968,8 @@ impl FactsBuilder {
         );
         self.add(R::VP0, &[base + p, array]);
         let argument = self.new_var(m, "<argument>", "java.lang.String");
-        let input = self.input_heap(InputObject::Input);
+        let input = self.input_heap(InputObject::CommandLine);
+        self.add(R::CommandLineArgument, &[input]);
         self.add(R::VP0, &[argument, input]);
         self.add(R::S, &[base + p, ARRAY_FIELD, argument]);
     }

@@ -151,10 +151,11 @@ pub const STRING_SOURCES: &[&str] = &[
     "<javax.servlet.ServletRequest: java.lang.String getParameter(java.lang.String)>",
 ];
 
-/// The object that stands for what a [`STRING_SOURCES`] call returns.
-/// Two kinds of input are kept apart from the rest, so that
-/// `queries/models/resources.dl` can give them the values of the class
-/// path's own files.
+/// The object that stands for what a [`STRING_SOURCES`] call returns,
+/// or for the command line. Two kinds of input are kept apart from the
+/// rest, so that `queries/models/resources.dl` can give them the values
+/// of the class path's own files; the command line, so that `refract
+/// report` can name it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum InputObject {
     /// `<input string>`: text from outside the program.
@@ -165,6 +166,9 @@ pub enum InputObject {
     /// `<manifest value>`: what `java.util.jar.Attributes.getValue`
     /// returns (the values of the jars' manifests).
     Manifest,
+    /// `<command line argument>`: an element of the array that the JVM
+    /// passes an application's `main(String[])`.
+    CommandLine,
 }
 
 impl InputObject {
@@ -174,6 +178,7 @@ impl InputObject {
             InputObject::Input => "<input string>",
             InputObject::Property => "<property value>",
             InputObject::Manifest => "<manifest value>",
+            InputObject::CommandLine => "<command line argument>",
         }
     }
 

@@ -196,6 +196,9 @@ relations! {
     PartialField => "partialField",
         [("heap", "H"), ("field", "F")],
         "a concatenation whose known prefix and suffix fit the field's name";
+    CommandLineArgument => "commandLineArgument",
+        [("heap", "H")],
+        "the object of the command line's arguments, the elements of the array that the JVM passes an application's main(String[])";
     PartialOverBudget => "partialOverBudget",
         [("heap", "H")],
         "a concatenation whose known text fits more classes, methods or fields than the budget allows (partial_names.rs): it names none of them";
