@@ -954,13 +954,14 @@ impl FactsBuilder {
     /// argument>`), so that a name built from an argument is input, as a
     /// name read from a file is. Nothing in the program makes that array.
     fn emit_command_line(&mut self, m: u32, ir: &MethodIr, base: u32) {
+        let sig = self.methods.name(m);
         let main = ir.params.len() == 1
-            && self.is_application_method(m)
-            && (self.methods.name(m)).ends_with(": void main(java.lang.String[])>");
+            && sig.ends_with(": void main(java.lang.String[])>")
+            && self.is_application_method(m);
         let Some(Some(p)) = ir.params.first().filter(|_| main) else {
             return;
         };
-        let sig = self.methods.name(m).to_string();
+        let sig = sig.to_string();
         let array = self.new_heap(
             Some(m),
             format!("{sig} <command line>"),

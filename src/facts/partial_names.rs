@@ -295,11 +295,14 @@ fn complete_names(
     members: &MemberNames,
     completions: &[(u32, Completion)],
 ) {
+    // The constants by their letters, for spelled names only.
     let mut by_letters: FxHashMap<String, Vec<u32>> = FxHashMap::default();
-    for (text, &h) in &b.string_heaps {
-        let key = fold_letters(text);
-        if !key.is_empty() {
-            by_letters.entry(key).or_default().push(h);
+    if completions.iter().any(|(_, l)| !l.whole) {
+        for (text, &h) in &b.string_heaps {
+            let key = fold_letters(text);
+            if !key.is_empty() {
+                by_letters.entry(key).or_default().push(h);
+            }
         }
     }
     for (index, rel, budget) in [
@@ -318,9 +321,11 @@ fn complete_names(
                     suffix: l.tail.clone(),
                     exact: false,
                 };
+                // Past the budget only the summary counts it: the
+                // concatenation's own affixes decide `partialOverBudget`.
                 let fit = application_first_named(index.fits_named(&a));
                 if fit.len() > budget {
-                    over_budget(b, *h);
+                    b.stats.partial_over_budget += 1;
                     continue;
                 }
                 for (name, m) in fit {
