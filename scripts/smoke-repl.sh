@@ -41,6 +41,24 @@ wait_for() {
         sleep 0.2
     done
 }
+# Waits until $2 lines match $1 (grep -E), up to $3 s: for a line that an
+# earlier step printed too.
+wait_count() {
+    local deadline=$((SECONDS + ${3:-20}))
+    until [ "$(screen | grep -Ec -- "$1")" -ge "$2" ]; do
+        [ $SECONDS -lt $deadline ] || fail "fewer than $2 lines matching: $1"
+        sleep 0.2
+    done
+}
+# Waits until the shell is at an empty prompt again (the screen's last
+# non-blank line), so that keys sent next reach the line editor.
+wait_prompt() {
+    local deadline=$((SECONDS + ${1:-20}))
+    until [ "$(screen | grep -v '^[[:space:]]*$' | tail -n 1)" = "refract>" ]; do
+        [ $SECONDS -lt $deadline ] || fail "no prompt"
+        sleep 0.2
+    done
+}
 type_line() { tmux send-keys -t "$session" -l -- "$1"; tmux send-keys -t "$session" Enter; }
 
 tmux new-session -d -s "$session" -x 250 -y 50 \
@@ -104,8 +122,11 @@ type_line 'edge (a:K0, b:K1) input'
 type_line '.count edge'
 type_line 'path(a, b) :- edge(a, b).'
 type_line '.count path'
-wait_for '^edge: [0-9]+ tuples$' 60
-wait_for '^path: [0-9]+ tuples$' 60
+# Lines typed ahead are echoed by the terminal, so an answer may follow
+# them on the same line.
+wait_for 'edge: [0-9]+ tuples$' 60
+wait_for 'path: [0-9]+ tuples$' 60
+wait_prompt
 
 # Ctrl-C cancels a long evaluation; the shell stays.
 type_line 'path(a, c) :- path(a, b), edge(b, c).'
@@ -128,7 +149,8 @@ type_line 'redge (a:R0, b:R1) input'
 type_line '.count redge'
 type_line 'rpath(a, b) :- redge(a, b).'
 type_line '.count rpath'
-wait_for '^rpath: [0-9]+ tuples$' 60
+wait_for 'rpath: [0-9]+ tuples$' 60
+wait_prompt
 type_line 'rpath(a, c) :- rpath(a, b), redge(b, c).'
 sleep 2
 tmux send-keys -t "$session" C-c
@@ -138,7 +160,8 @@ until [ "$(screen | grep -c 'error: cancelled (Ctrl-C)')" -ge 2 ]; do
     sleep 0.2
 done
 type_line '.count reach'
-wait_for '^reach: 7 tuples$'
+wait_count '^reach: 7 tuples$' 2
+wait_prompt
 
 # Ctrl-D leaves; the history was saved.
 tmux send-keys -t "$session" C-d
