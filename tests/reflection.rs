@@ -1877,13 +1877,21 @@ fn exports_the_trace_against_java_base(main: &str, traced: usize) {
 
 /// A specification takes effect in every variant that resolves
 /// reflection, and is refused where reflection is ignored.
+/// A site that the specification names yields what it says, in every
+/// variant that resolves reflection: `casts` infers no class from the cast
+/// of what it creates there (before, `(Plugin) o` added r.Upper), and
+/// `infer` no class from the name's known text `"r."` (every class of
+/// package r).
 #[test]
 fn a_specification_takes_effect_in_every_resolving_variant() {
     let dir = tempfile::tempdir().unwrap();
     let spec =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/src/reflection/spec-input.spec");
     let spec_arg = spec.display().to_string();
-    for variant in ["local", "points-to", "casts", "sound"] {
+    let expected = "caller_class\tcaller_method\tcaller_desc\tbci\tline\tapi\ttarget\n\
+                    SpecInput\tmain\t([Ljava/lang/String;)V\t29\t10\tClass.forName\tr.Lower\n\
+                    SpecInput\tmain\t([Ljava/lang/String;)V\t32\t10\tClass.newInstance\tr.Lower\n";
+    for variant in ["local", "points-to", "casts", "sound", "infer"] {
         let db = dir.path().join(format!("{variant}.db"));
         let options: &[&str] = if variant == "sound" {
             &[]
@@ -1892,10 +1900,7 @@ fn a_specification_takes_effect_in_every_resolving_variant() {
         };
         analyze_with("SpecInput", variant, &spec, &db, options);
         let targets = refract(&["export", "targets", &db.display().to_string()]);
-        assert!(
-            targets.contains("\tClass.forName\tr.Lower\n"),
-            "{variant}: {targets}"
-        );
+        assert_eq!(targets, expected, "{variant}");
     }
     let out = Command::new(env!("CARGO_BIN_EXE_refract"))
         .args([
@@ -1917,6 +1922,95 @@ fn a_specification_takes_effect_in_every_resolving_variant() {
         String::from_utf8(out.stderr).unwrap(),
         "error: --spec has no effect with --reflection none, which ignores reflection; choose another variant\n"
     );
+}
+
+/// A specification may name a member by a class that inherits it, as
+/// `Class.getMethod` finds it and as `export targets` prints a lookup's
+/// result: `Holders$NamedBox.get` is `Holders$Box.get`, and
+/// `Holders$NamedBox.value` is `Holders$Box.value`. Constructors are not
+/// inherited: `Holders$NamedBox.<init>(Ljava/lang/Object;)V` is an error.
+#[test]
+fn a_specification_names_inherited_members_by_a_subclass() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("inherited.spec");
+    std::fs::write(
+        &spec,
+        "Inferred\tmain\t([Ljava/lang/String;)V\t175\t33\tClass.getMethod\tHolders$NamedBox.get\n\
+         Inferred\tmain\t([Ljava/lang/String;)V\t138\t29\tField.get\tHolders$NamedBox.value\n",
+    )
+    .unwrap();
+    let db = dir.path().join("inherited.db");
+    let spec_arg = spec.display().to_string();
+    analyze_with("Inferred", "casts", &spec, &db, &["--spec", &spec_arg]);
+    let targets = refract(&["export", "targets", &db.display().to_string()]);
+    let specified: Vec<&str> = targets
+        .lines()
+        .filter(|l| l.contains("\t175\t33\t") || l.contains("\t138\t29\t"))
+        .collect();
+    assert_eq!(
+        specified,
+        [
+            "Inferred\tmain\t([Ljava/lang/String;)V\t138\t29\tField.get\tHolders$Box.value",
+            "Inferred\tmain\t([Ljava/lang/String;)V\t175\t33\tClass.getMethod\tHolders$Box.get",
+        ]
+    );
+    std::fs::write(
+        &spec,
+        "Inferred\tmain\t([Ljava/lang/String;)V\t13\t17\tConstructor.newInstance\tHolders$NamedBox.<init>(Ljava/lang/Object;)V\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_refract"))
+        .args(["analyze", &classes(), "--main", "Inferred", "--jdk", "none"])
+        .args(["--reflection", "casts", "-q", "--spec", &spec_arg, "-o"])
+        .arg(dir.path().join("ctor.db"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        format!(
+            "error: {spec_arg}:1: class Holders$NamedBox declares no member `<init>(Ljava/lang/Object;)V`\n"
+        )
+    );
+}
+
+/// Under `infer`, a specified lookup gets no placeholder and a specified
+/// use resolves no placeholder (SOLAR's annotations, seed 004 section
+/// 7.4): naming `r.Upper.run` at the `getMethod` of an input name (line
+/// 33) leaves `version` out of the lookup and of its `invoke` (line 34),
+/// and naming `r.Checks.seen` at the `Field.get` of line 29 leaves its
+/// lookup's placeholder unused. Every other line of `Inferred.infer.tsv`
+/// stays.
+#[test]
+fn a_specified_site_gets_no_placeholder_under_infer() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("annotations.spec");
+    std::fs::write(
+        &spec,
+        "Inferred\tmain\t([Ljava/lang/String;)V\t175\t33\tClass.getMethod\tr.Upper.run\n\
+         Inferred\tmain\t([Ljava/lang/String;)V\t138\t29\tField.get\tr.Checks.seen\n",
+    )
+    .unwrap();
+    let db = dir.path().join("annotated.db");
+    let spec_arg = spec.display().to_string();
+    analyze_with("Inferred", "infer", &spec, &db, &["--spec", &spec_arg]);
+    let targets = refract(&["export", "targets", &db.display().to_string()]);
+    let full = std::fs::read_to_string(root().join("tests/expected/reflection/Inferred.infer.tsv"))
+        .unwrap();
+    let withheld = [
+        "Inferred\tmain\t([Ljava/lang/String;)V\t134\t29\tClass.getField\tr.Checks.seen",
+        "Inferred\tmain\t([Ljava/lang/String;)V\t175\t33\tClass.getMethod\tr.Upper.version",
+        "Inferred\tmain\t([Ljava/lang/String;)V\t201\t34\tMethod.invoke\tr.Upper.version(Ljava/lang/String;)Ljava/lang/String;",
+    ];
+    for line in withheld {
+        assert!(full.lines().any(|l| l == line), "{line}");
+    }
+    let expected: String = full
+        .lines()
+        .filter(|l| !withheld.contains(l))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(targets, expected);
 }
 
 /// Against java.base, `Arrays.copyOf(T[], int)` reaches the JDK's own

@@ -22,9 +22,14 @@
 //!
 //!   Lines of other APIs (the arrays of `getMethods()` and the like) are
 //!   accepted and ignored.
+//!
+//! A site that a line names takes its targets from the specification
+//! alone: the rules of `casts` and `infer` infer nothing there
+//! (`specifiedSite`, `queries/reflection.dl`).
 
 use crate::classfile::descriptor::parse_method_signature;
 use crate::facts::extract::FactsBuilder;
+use crate::facts::hierarchy::ClassNode;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -310,6 +315,35 @@ fn from_trace(text: &str, name: &str) -> Result<Vec<SpecEntry>, String> {
     Ok(out)
 }
 
+/// The members that `declared` finds in `node`, or else in the nearest
+/// supertype that declares any: a line may name a member by a subclass,
+/// as `Class.getField` and `getMethod` find it and as `refract export
+/// targets` prints a lookup's result (`ColorEditor.ABORT` for
+/// `ImageObserver.ABORT`). The supertypes are searched breadth first,
+/// each class's superclass before its interfaces.
+fn inherited(
+    b: &FactsBuilder,
+    node: &ClassNode,
+    declared: impl Fn(&ClassNode) -> Vec<u32>,
+) -> Vec<u32> {
+    let mut queue = std::collections::VecDeque::from([node]);
+    let mut seen = std::collections::HashSet::from([node.name.as_str()]);
+    while let Some(n) = queue.pop_front() {
+        let ids = declared(n);
+        if !ids.is_empty() {
+            return ids;
+        }
+        for s in n.super_name.iter().chain(&n.interfaces) {
+            if let Some(next) = b.hierarchy.get(s) {
+                if seen.insert(next.name.as_str()) {
+                    queue.push_back(next);
+                }
+            }
+        }
+    }
+    Vec::new()
+}
+
 /// Reads a specification file and resolves it against the class path.
 /// Unknown sites, classes and members are errors (except in a trace of a
 /// run, which may name what the class path lacks).
@@ -358,18 +392,28 @@ pub fn resolve_file(path: &Path, b: &FactsBuilder) -> Result<Resolved, String> {
                 None => return Err(fail(format!("class {c} is not on the class path"))),
             },
             SpecTarget::Method { name, desc, .. } => {
-                let ids = (node.methods.iter())
-                    .filter(|m| m.name == *name && desc.as_ref().is_none_or(|d| *d == m.desc))
-                    .map(|m| m.id)
-                    .collect();
+                let declared = |n: &ClassNode| -> Vec<u32> {
+                    (n.methods.iter())
+                        .filter(|m| m.name == *name && desc.as_ref().is_none_or(|d| *d == m.desc))
+                        .map(|m| m.id)
+                        .collect()
+                };
+                // Constructors are not inherited.
+                let ids = if name == "<init>" {
+                    declared(node)
+                } else {
+                    inherited(b, node, declared)
+                };
                 (&mut out.methods, ids)
             }
             SpecTarget::Field { name, .. } => {
-                let ids = (node.fields.iter())
-                    .filter(|f| f.name == *name)
-                    .map(|f| f.id)
-                    .collect();
-                (&mut out.fields, ids)
+                let declared = |n: &ClassNode| -> Vec<u32> {
+                    (n.fields.iter())
+                        .filter(|f| f.name == *name)
+                        .map(|f| f.id)
+                        .collect()
+                };
+                (&mut out.fields, inherited(b, node, declared))
             }
         };
         if ids.is_empty() {
