@@ -1974,6 +1974,46 @@ fn a_specification_names_inherited_members_by_a_subclass() {
     );
 }
 
+/// An array lookup's line names the class whose members the array holds,
+/// as `export targets` prints it: `Inferred`'s three array lines, fed
+/// back under `casts` (which leaves the arrays empty), fill them with
+/// r.Checks's members, and their uses resolve by them.
+#[test]
+fn a_specification_fills_member_arrays_with_the_named_class() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("arrays.spec");
+    let arrays: String =
+        std::fs::read_to_string(root().join("tests/expected/reflection/Inferred.casts.tsv"))
+            .unwrap()
+            .lines()
+            .filter(|l| l.contains("\tClass.get") && l.contains("s\tr.Checks"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+    assert_eq!(arrays.lines().count(), 3, "{arrays}");
+    std::fs::write(&spec, &arrays).unwrap();
+    let db = dir.path().join("arrays.db");
+    let spec_arg = spec.display().to_string();
+    analyze_with("Inferred", "casts", &spec, &db, &["--spec", &spec_arg]);
+    let targets = refract(&["export", "targets", &db.display().to_string()]);
+    let filled: Vec<&str> = targets.lines().filter(|l| l.contains("r.Checks")).collect();
+    // The same rows as `infer` gives there with its placeholders.
+    let site = "Inferred\tmain\t([Ljava/lang/String;)V";
+    let expected: Vec<String> = [
+        "4\t17\tClass.getConstructors\tr.Checks",
+        "13\t17\tConstructor.newInstance\tr.Checks.<init>()V",
+        "18\t18\tClass.getDeclaredMethods\tr.Checks",
+        "62\t20\tMethod.invoke\tr.Checks.testFirst()V",
+        "62\t20\tMethod.invoke\tr.Checks.testSecond()V",
+        "73\t24\tClass.getFields\tr.Checks",
+        "108\t25\tField.get\tr.Checks.runs",
+        "108\t25\tField.get\tr.Checks.seen",
+    ]
+    .iter()
+    .map(|row| format!("{site}\t{row}"))
+    .collect();
+    assert_eq!(filled, expected);
+}
+
 /// Under `infer`, a specified lookup gets no placeholder and a specified
 /// use resolves no placeholder (SOLAR's annotations, seed 004 section
 /// 7.4): naming `r.Upper.run` at the `getMethod` of an input name (line

@@ -11,7 +11,9 @@
 //!   caller_desc bci line api target`, so that an exported list can be
 //!   edited and fed back. The API label says what the target is:
 //!   - a class at `Class.forName`, `ClassLoader.loadClass`,
-//!     `MethodHandles.Lookup.findClass` and `Class.newInstance`;
+//!     `MethodHandles.Lookup.findClass` and `Class.newInstance`, and at
+//!     the array lookups (`Class.getMethods`, `Class.getDeclaredFields`,
+//!     ...) the class whose members the array holds;
 //!   - a method (`a.B.m(I)V`, or `a.B.m` for every method of that name)
 //!     at `Method.invoke`, `Class.getMethod`, `Class.getDeclaredMethod`,
 //!     and a constructor (`a.B.<init>(I)V`, `a.B.<init>`) at
@@ -20,8 +22,7 @@
 //!   - a field (`a.B.f`) at `Field.get`, `Field.set`, `Class.getField`
 //!     and `Class.getDeclaredField`.
 //!
-//!   Lines of other APIs (the arrays of `getMethods()` and the like) are
-//!   accepted and ignored.
+//!   Lines of other APIs are accepted and ignored.
 //!
 //! A site that a line names takes its targets from the specification
 //! alone: the rules of `casts` and `infer` infer nothing there
@@ -91,7 +92,13 @@ impl SpecTarget {
             "Class.forName"
             | "ClassLoader.loadClass"
             | "MethodHandles.Lookup.findClass"
-            | "Class.newInstance" => Some(SpecTarget::Class(target.to_string())),
+            | "Class.newInstance"
+            | "Class.getMethods"
+            | "Class.getDeclaredMethods"
+            | "Class.getFields"
+            | "Class.getDeclaredFields"
+            | "Class.getConstructors"
+            | "Class.getDeclaredConstructors" => Some(SpecTarget::Class(target.to_string())),
             "Method.invoke"
             | "Class.getMethod"
             | "Class.getDeclaredMethod"
