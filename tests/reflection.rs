@@ -281,8 +281,10 @@ fn report_counts_sites_call_graph_and_specification_points() {
         report.split_once("specification points: 2\n").unwrap().1,
         "\n\
          imprecise sites (targets > 1): 2\n       \
-         2 Class.forName            Casts.main([Ljava/lang/String;)V @ 7 (line 7)\n       \
-         2 Class.newInstance        Casts.main([Ljava/lang/String;)V @ 12 (line 8)\n"
+         2 Class.forName            Casts.main([Ljava/lang/String;)V @ 7 (line 7)\n           \
+         spec: Casts\tmain\t([Ljava/lang/String;)V\t7\t7\tClass.forName\t<class>\n       \
+         2 Class.newInstance        Casts.main([Ljava/lang/String;)V @ 12 (line 8)\n           \
+         spec: Casts\tmain\t([Ljava/lang/String;)V\t12\t8\tClass.newInstance\t<class>\n"
     );
     let m = "<Casts: void main(java.lang.String[])>";
     assert_eq!(

@@ -140,26 +140,55 @@ pub fn render(r: &Results) -> String {
 /// from a pool (a `Method` taken from `getMethods()` of the class of any
 /// object, say) resolves to every member its lookup allows; these are the
 /// sites where a specification, or a change to the program, pays most.
+/// Each site is followed by the specification line to fill in (`spec:`,
+/// as `--unsound` gives it): at a site the specification names, `casts`
+/// and `infer` infer nothing (the constants that reach it still count).
 pub fn render_imprecise(db: &Database, r: &Results, limit: usize) -> String {
-    // By number of targets (most first), then caller and bytecode index.
-    let mut sites: Vec<(std::cmp::Reverse<usize>, String, u64, String)> = r
+    // By number of targets (most first), then caller and bytecode index;
+    // the site's line, then its specification line.
+    let mut sites: Vec<(std::cmp::Reverse<usize>, String, u64, Vec<String>)> = r
         .sites
         .iter()
         .filter(|s| s.targets.len() > limit)
         .map(|s| {
-            let at = method_text(db.name("M", s.caller));
-            let line = format!("{:<24} {at} @ {} (line {})", s.api, s.bci, s.line);
-            (std::cmp::Reverse(s.targets.len()), at, s.bci, line)
+            let caller = db.name("M", s.caller);
+            let at = method_text(caller.clone());
+            let mut lines = vec![format!("{:<24} {at} @ {} (line {})", s.api, s.bci, s.line)];
+            lines.extend(spec_blank(&caller, s).map(|spec| format!("spec: {spec}")));
+            (std::cmp::Reverse(s.targets.len()), at, s.bci, lines)
         })
         .collect();
     sites.sort();
     let mut out = String::new();
     let _ = writeln!(out);
     let _ = writeln!(out, "imprecise sites (targets > {limit}): {}", sites.len());
-    for (std::cmp::Reverse(n), _, _, line) in sites {
-        let _ = writeln!(out, "{n:>8} {line}");
+    for (std::cmp::Reverse(n), _, _, lines) in sites {
+        for (k, line) in lines.iter().enumerate() {
+            if k == 0 {
+                let _ = writeln!(out, "{n:>8} {line}");
+            } else {
+                let _ = writeln!(out, "           {line}");
+            }
+        }
     }
     out
+}
+
+/// The specification line that names site `s` of method `caller`, with
+/// its target left blank (`<class>`, `<class>.<field>`), where the
+/// specification takes lines of the site's API.
+fn spec_blank(caller: &str, s: &Site) -> Option<String> {
+    let blank = super::spec::SpecTarget::blank(s.api)?;
+    let sig = parse_method_signature(caller)?;
+    Some(tsv_line(
+        &sig.class,
+        &sig.name,
+        &sig.descriptor(),
+        s.bci,
+        s.line,
+        s.api,
+        blank,
+    ))
 }
 
 /// `n` with the noun that agrees with it: `1 class`, `2 classes`.
@@ -273,17 +302,7 @@ pub fn render_unsound(db: &mut Database, r: &Results) -> Result<String, Database
             s.line,
             unsound_reason(r, s, &sources)
         )];
-        let blank = super::spec::SpecTarget::blank(s.api);
-        if let (Some(blank), Some(sig)) = (blank, parse_method_signature(&caller)) {
-            let spec = tsv_line(
-                &sig.class,
-                &sig.name,
-                &sig.descriptor(),
-                s.bci,
-                s.line,
-                s.api,
-                blank,
-            );
+        if let Some(spec) = spec_blank(&caller, s) {
             lines.push(format!("  spec: {spec}"));
         }
         entries.push((!application.contains(&s.caller), at, s.bci, lines));
