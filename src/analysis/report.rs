@@ -145,31 +145,28 @@ pub fn render(r: &Results) -> String {
 /// and `infer` infer nothing (the constants that reach it still count).
 pub fn render_imprecise(db: &Database, r: &Results, limit: usize) -> String {
     // By number of targets (most first), then caller and bytecode index;
-    // the site's line, then its specification line.
-    let mut sites: Vec<(std::cmp::Reverse<usize>, String, u64, Vec<String>)> = r
+    // each entry is the site's line and its specification line.
+    let mut sites: Vec<(std::cmp::Reverse<usize>, String, u64, String)> = r
         .sites
         .iter()
         .filter(|s| s.targets.len() > limit)
         .map(|s| {
+            let n = s.targets.len();
             let caller = db.name("M", s.caller);
             let at = method_text(caller.clone());
-            let mut lines = vec![format!("{:<24} {at} @ {} (line {})", s.api, s.bci, s.line)];
-            lines.extend(spec_blank(&caller, s).map(|spec| format!("spec: {spec}")));
-            (std::cmp::Reverse(s.targets.len()), at, s.bci, lines)
+            let mut text = format!("{n:>8} {:<24} {at} @ {} (line {})\n", s.api, s.bci, s.line);
+            if let Some(spec) = spec_blank(&caller, s) {
+                let _ = writeln!(text, "           spec: {spec}");
+            }
+            (std::cmp::Reverse(n), at, s.bci, text)
         })
         .collect();
     sites.sort();
     let mut out = String::new();
     let _ = writeln!(out);
     let _ = writeln!(out, "imprecise sites (targets > {limit}): {}", sites.len());
-    for (std::cmp::Reverse(n), _, _, lines) in sites {
-        for (k, line) in lines.iter().enumerate() {
-            if k == 0 {
-                let _ = writeln!(out, "{n:>8} {line}");
-            } else {
-                let _ = writeln!(out, "           {line}");
-            }
-        }
+    for (_, _, _, text) in sites {
+        out.push_str(&text);
     }
     out
 }
