@@ -476,6 +476,62 @@ fn negations_fold_into_a_subgoal_that_only_they_join() {
     assert!(!merged.is_empty());
 }
 
+/// Relations of earlier strata that come out empty: their negations are
+/// dropped and a rule that reads one is not run, with the same fixpoint.
+#[test]
+fn subgoals_of_relations_that_come_out_empty_are_dropped_or_end_the_rule() {
+    // `later` and the input `nothing` are empty when the rules that read
+    // them run: their negations hold for every binding and are dropped
+    // from the plans, and a rule with a positive subgoal of one derives
+    // nothing. `blocked`, from an earlier stratum too, is not empty and
+    // its negations stay.
+    let text = "N 8\n\
+                nothing (x:N0) input\n\
+                a (x:N0)\n\
+                b (x:N0)\n\
+                edge (x:N0, y:N1)\n\
+                later (x:N0)\n\
+                blocked (x:N0)\n\
+                kept (x:N0) output\n\
+                dropped (x:N0) output\n\
+                reach (x:N0) output\n\
+                a(1).\na(2).\na(3).\nb(2).\nb(5).\n\
+                edge(1, 4).\nedge(4, 5).\nedge(4, 6).\nedge(6, 7).\n\
+                later(x) :- nothing(x), b(x).\n\
+                blocked(x) :- b(x).\n\
+                kept(x) :- a(x), !later(x), !nothing(x), !blocked(x).\n\
+                dropped(x) :- a(x), later(x).\n\
+                reach(x) :- a(x), !later(x).\n\
+                reach(y) :- reach(x), edge(x, y), !nothing(y), !blocked(y).\n";
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("nothing.tuples"), "").unwrap();
+    let prog = resolve(&parse_str(text, "empty.dl", dir.path()).unwrap()).unwrap();
+    let expected = naive::evaluate(&prog, vec![BTreeSet::new(); prog.relations.len()]);
+    let mut solver = Solver::new(prog).unwrap();
+    solver.load_inputs(Some(dir.path())).unwrap();
+    solver.solve().unwrap();
+    let read = |name: &str| -> BTreeSet<u64> {
+        let rid = solver.prog.relation_id(name).unwrap();
+        let got: BTreeSet<Vec<u64>> = sorted_tuples(&solver.rels[rid], &solver.blocks(rid))
+            .into_iter()
+            .collect();
+        assert_eq!(got, expected[rid], "{name}");
+        got.into_iter().map(|t| t[0]).collect()
+    };
+    assert_eq!(read("kept"), BTreeSet::from([1, 3]));
+    assert_eq!(read("dropped"), BTreeSet::new());
+    assert_eq!(read("reach"), BTreeSet::from([1, 2, 3, 4, 6, 7]));
+    assert_eq!(read("later"), BTreeSet::new());
+    // The rule that reads the empty `later` was not run at all.
+    let dropped_rule = solver
+        .prog
+        .rules
+        .iter()
+        .position(|r| r.text.starts_with("dropped(x)"))
+        .unwrap();
+    assert_eq!(solver.stats.rules[dropped_rule].evaluations, 0);
+}
+
 /// A negation that the delta alone makes ready waits for the static
 /// guard joined after the delta (`elementNotClass`'s shape: a few guarded
 /// variables, a large recursive relation, a negated class test), and the

@@ -410,6 +410,23 @@ fn shell_without_a_database_starts_empty() {
 }
 
 #[test]
+fn a_negated_relation_that_was_empty_holds_once_a_rule_fills_it() {
+    // `blocked` is empty when `free` is first solved, and its negation is
+    // then dropped from the plan; the rule added later fills it, and
+    // `free` is solved again with the negation in place.
+    let r = refract_with_input(
+        &["repl"],
+        "N 8\nnode (a:N0)\nblocked (a:N0)\nfree (a:N0)\nnode(1).\nnode(2).\nnode(3).\n\
+         free(x) :- node(x), !blocked(x).\nfree(x)?\nblocked(x) :- node(x), x > 1.\nfree(x)?\n",
+    );
+    assert_eq!(r.stderr, "");
+    assert_eq!(
+        r.stdout,
+        " x\n---\n 1\n 2\n 3\n3 tuples\n x\n---\n 1\n1 tuple\n"
+    );
+}
+
+#[test]
 fn session_re_solves_only_what_new_rules_reach() {
     let db = Database::open(&fixture_db("Invoke")).unwrap();
     let mut s = Session::new(db).unwrap();

@@ -5,6 +5,10 @@
 //! to the homes and whether it keeps the variable order), and for each
 //! variant the joins in order, which version of a relation each reads,
 //! and what each projects away.
+//!
+//! The plans are those of the program as written: when it is solved, a
+//! rule also drops its negations of relations of earlier strata that came
+//! out empty, and a rule that reads one is not run (`plan_rule`'s `empty`).
 
 use super::planner::{plan_rule, AtomPlan, RulePlan, Source, Step};
 use super::program::{Program, RelId};
@@ -41,7 +45,7 @@ pub fn explain_plans(prog: &Program, layout: &Layout) -> super::error::Result<St
                 );
                 continue;
             }
-            let plan = plan_rule(prog, layout, ri, &dynamic);
+            let plan = plan_rule(prog, layout, ri, &dynamic, &HashSet::new());
             describe(prog, layout, &plan, &mut out);
         }
     }

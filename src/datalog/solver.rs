@@ -406,11 +406,23 @@ impl Solver {
         stratum: &Stratum,
     ) -> Result<(Vec<RulePlan>, Vec<Prepared>, Vec<(usize, Bdd, Duration)>)> {
         let dynamic: HashSet<RelId> = stratum.relations.iter().copied().collect();
+        // Relations of earlier strata are final here: those that came out
+        // empty drop their negations, and the rules that read them.
+        let empty: HashSet<RelId> = stratum
+            .rules
+            .iter()
+            .flat_map(|&ri| &self.prog.rules[ri].body)
+            .filter_map(|l| match l {
+                Literal::Pos(a) | Literal::Neg(a) => Some(a.rel),
+                Literal::Cmp { .. } => None,
+            })
+            .filter(|r| !dynamic.contains(r) && self.rels[*r].is_false())
+            .collect();
         let plans: Vec<RulePlan> = stratum
             .rules
             .iter()
             .filter(|&&ri| !self.prog.rules[ri].number)
-            .map(|&ri| plan_rule(&self.prog, &self.layout, ri, &dynamic))
+            .map(|&ri| plan_rule(&self.prog, &self.layout, ri, &dynamic, &empty))
             .filter(|p| p.satisfiable)
             .collect();
         if tracing() {
@@ -425,6 +437,14 @@ impl Solver {
                 rels.join(" "),
                 plans.len()
             );
+            if !empty.is_empty() {
+                let mut names: Vec<&str> = empty
+                    .iter()
+                    .map(|r| self.prog.relations[*r].name.as_str())
+                    .collect();
+                names.sort_unstable();
+                eprintln!("[trace]   empty, not read: {}", names.join(" "));
+            }
         }
         // Static factors and negations are prepared once for the stratum.
         let statics: Vec<Prepared> = plans

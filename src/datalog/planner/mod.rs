@@ -147,7 +147,8 @@ pub struct RulePlan {
     pub rule: usize,
     /// The head relation.
     pub head_rel: RelId,
-    /// False when a constant equality can never hold: the rule derives nothing.
+    /// False when a constant equality can never hold, or a subgoal reads a
+    /// relation known to be empty: the rule derives nothing.
     pub satisfiable: bool,
     /// Positive subgoals.
     pub atoms: Vec<AtomPlan>,
@@ -178,9 +179,19 @@ impl RulePlan {
 }
 
 /// Compiles rule `ri`; relations in `dynamic` are those of the stratum being
-/// evaluated.
-pub fn plan_rule(prog: &Program, layout: &Layout, ri: usize, dynamic: &HashSet<RelId>) -> RulePlan {
+/// evaluated, and those in `empty` relations of earlier strata known to be
+/// empty (their negations are dropped, and a rule that reads one derives
+/// nothing: [`normalize::without_empty`]).
+pub fn plan_rule(
+    prog: &Program,
+    layout: &Layout,
+    ri: usize,
+    dynamic: &HashSet<RelId>,
+    empty: &HashSet<RelId>,
+) -> RulePlan {
     let (norm, satisfiable) = normalize::normalize(&prog.rules[ri]);
+    let (norm, fires) = normalize::without_empty(norm, empty);
+    let satisfiable = satisfiable && fires;
     let (homes, rename_cost) = homes::choose_homes(prog, layout, &norm, dynamic);
     let uses = normalize::use_counts(&norm);
     let mut atoms = Vec::new();

@@ -4,7 +4,8 @@
 //! once is a wildcard).
 
 use super::super::ast::CmpOp;
-use super::super::program::{Atom, Literal, Rule, Term, VarId};
+use super::super::program::{Atom, Literal, RelId, Rule, Term, VarId};
+use std::collections::HashSet;
 
 /// Disjoint sets over `0..n` whose representative is the smallest member.
 pub(super) struct UnionFind {
@@ -86,6 +87,30 @@ pub(super) fn normalize(rule: &Rule) -> (Rule, bool) {
         number: rule.number,
     };
     (rule, satisfiable)
+}
+
+/// `rule` without its negations of relations in `empty`, which hold for
+/// every binding, and whether it can fire at all: not if a positive
+/// subgoal reads one of them.
+///
+/// `empty` holds relations of earlier strata that came out empty, whose
+/// value is final while the rule runs (Soufflé removes such subgoals and
+/// rules too). A negation of an empty relation costs a subtraction, a
+/// copy of the intermediate result, in every step of the rule, and a rule
+/// that reads an empty relation still prepares its static part. The
+/// analyses negate relations that only an option fills: `specifiedSite`
+/// (`--spec`) and `otherLocaleBundle` (`--locale`) in the main stratum.
+pub(super) fn without_empty(mut rule: Rule, empty: &HashSet<RelId>) -> (Rule, bool) {
+    if empty.is_empty() {
+        return (rule, true);
+    }
+    let fires = !rule
+        .body
+        .iter()
+        .any(|l| matches!(l, Literal::Pos(a) if empty.contains(&a.rel)));
+    rule.body
+        .retain(|l| !matches!(l, Literal::Neg(a) if empty.contains(&a.rel)));
+    (rule, fires)
 }
 
 /// What each variable becomes: the representative of the variables its
