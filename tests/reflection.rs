@@ -63,6 +63,7 @@ const IDIOMS: &[&str] = &[
     "Metaobjects",
     "Concatenated",
     "Completed",
+    "FieldSetters",
     "Inferred",
     "Introspection",
     "Selected",
@@ -921,6 +922,35 @@ fn a_parameter_assignable_to_a_class_narrows_to_the_traced_edges() {
     assert!(!targets.contains("setLabel"));
 }
 
+/// `"set" + capitalize(f.getName())` over `getDeclaredFields()`
+/// (`FieldSetters`, issue 34's capitalised-setter idiom) names the
+/// setters of the fields, by their letters through the helper: not
+/// `setup` nor `setPort`, which the known start "set" alone would fit.
+/// The static edges at the traced run's sites are exactly its own
+/// (tests/data/traces/FieldSetters.tsv), and the front end lists the
+/// setters each field's name completes the concatenation into.
+#[test]
+fn a_setter_named_by_a_fields_name_resolves_to_that_fields_setter() {
+    let targets = assert_static_edges_are_the_traced("FieldSetters", "infer", 5);
+    assert!(!targets.contains("setup") && !targets.contains("setPort"));
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("fields.db");
+    analyze("FieldSetters", "infer", &empty_spec(dir.path()), &db);
+    let out = query(
+        dir.path(),
+        &db,
+        "q(f, m) :- completesMethodByField(\"<FieldSetters: void main(java.lang.String[])>[42@L18] concat\", f, m), declaresField(\"FieldSetters$Settings\", f).\nq(f, m)?\n",
+    );
+    assert_eq!(
+        out,
+        " f                                              | m\n\
+         ------------------------------------------------+---------------------------------------------------------\n\
+         \x20<FieldSetters$Settings: java.lang.String host> | <FieldSetters$Settings: void setHost(java.lang.String)>\n\
+         \x20<FieldSetters$Settings: java.lang.String user> | <FieldSetters$Settings: void setUser(java.lang.String)>\n\
+         2 tuples\n"
+    );
+}
+
 /// A lambda made by `altMetafactory` with a marker interface and
 /// `Serializable` implements both: the casts to them keep it, and the
 /// call of `run` on the cast variable reaches the lambda's body.
@@ -1148,7 +1178,7 @@ fn bad_specifications_and_roots_are_reported() {
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
          (classes with a main method: Annotated, ArgumentTypes, Arity, ArrayElements, Assumed, Beans, \
-         BoundHandles, Bundles, Callbacks, Casts, and 56 more)\n"
+         BoundHandles, Bundles, Callbacks, Casts, and 57 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),

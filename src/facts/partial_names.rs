@@ -235,6 +235,7 @@ pub fn match_partial_names(b: &mut FactsBuilder) {
     }
     if !completions.is_empty() {
         complete_names(b, &classes, &members, &completions);
+        complete_by_fields(b, &members, &completions);
     }
     for (h, test) in &filters {
         // A filter lets through every member that passes, the
@@ -346,6 +347,54 @@ fn complete_names(
         for (h, s, m) in rows {
             b.add(rel, &[h, s, m]);
         }
+    }
+}
+
+/// Lists, for each concatenation that one string completes
+/// ([`Completion`]), the methods it names where that string is a field's
+/// name (`completesMethodByField`): `"set" + capitalize(f.getName())`
+/// names `setHost` for a field `host`, as bean copiers and configuration
+/// readers write it. The candidates are the methods that the heads and
+/// tail fit, the application's first and within the budget, as for
+/// constants ([`complete_names`]). The field's name is matched by its
+/// letters, case and separators set aside, even where the completion
+/// stands whole: the name usually reaches it through a helper
+/// (`capitalize(s)`), whose result is the whole part. The analysis joins
+/// the rows with the Field metaobjects whose names reach the
+/// concatenation.
+fn complete_by_fields(
+    b: &mut FactsBuilder,
+    members: &MemberNames,
+    completions: &[(u32, Completion)],
+) {
+    let mut by_letters: FxHashMap<String, Vec<u32>> = FxHashMap::default();
+    for (name, (f, _)) in &members.fields.forward {
+        by_letters.entry(fold_letters(name)).or_default().push(*f);
+    }
+    let mut rows: Vec<(u32, u32, u32)> = Vec::new();
+    for (h, l) in completions {
+        for head in &l.heads {
+            let a = Affixes {
+                prefix: head.clone(),
+                suffix: l.tail.clone(),
+                exact: false,
+            };
+            // Past the budget, complete_names has counted it.
+            let fit = application_first_named(members.methods.fits_named(&a));
+            if fit.len() > MEMBER_BUDGET {
+                continue;
+            }
+            for (name, m) in fit {
+                let middle = &name[head.len()..name.len() - l.tail.len()];
+                let fields = by_letters.get(&fold_letters(middle));
+                rows.extend(fields.into_iter().flatten().map(|&f| (*h, f, m)));
+            }
+        }
+    }
+    rows.sort_unstable();
+    rows.dedup();
+    for (h, f, m) in rows {
+        b.add(R::CompletesMethodByField, &[h, f, m]);
     }
 }
 

@@ -214,6 +214,9 @@ relations! {
     CompletesField => "completesField",
         [("heap", "H"), ("text", "H"), ("field", "F")],
         "a field the concatenation names where its source holds the constant string";
+    CompletesMethodByField => "completesMethodByField",
+        [("heap", "H"), ("field", "F"), ("method", "M")],
+        "a method the concatenation names where its source holds the field's name (`\"set\" + capitalize(f.getName())`)";
     ClassObject => "classObject",
         [("heap", "H"), ("type", "T")],
         "the java.lang.Class object of a type";
