@@ -369,7 +369,12 @@ fn complete_by_fields(
 ) {
     let mut by_letters: FxHashMap<String, Vec<u32>> = FxHashMap::default();
     for (name, (f, _)) in &members.fields.forward {
-        by_letters.entry(fold_letters(name)).or_default().push(*f);
+        // A name of no letters (`$`) would complete into the known text
+        // alone.
+        let key = fold_letters(name);
+        if !key.is_empty() {
+            by_letters.entry(key).or_default().push(*f);
+        }
     }
     let mut rows: Vec<(u32, u32, u32)> = Vec::new();
     for (h, l) in completions {
