@@ -235,7 +235,6 @@ pub fn match_partial_names(b: &mut FactsBuilder) {
     }
     if !completions.is_empty() {
         complete_names(b, &classes, &members, &completions);
-        complete_by_fields(b, &members, &completions);
     }
     for (h, test) in &filters {
         // A filter lets through every member that passes, the
@@ -290,6 +289,15 @@ pub fn match_partial_names(b: &mut FactsBuilder) {
 /// and within the budget, as for the concatenations' affixes. Only
 /// spelled names name members alone: no class name is spelled a letter
 /// at a time.
+///
+/// The methods are also listed where the string is a field's name
+/// (`completesMethodByField`): `"set" + capitalize(f.getName())` names
+/// `setHost` for a field `host`, as bean copiers and configuration
+/// readers write it. The field's name is matched by its letters even
+/// where the completion stands whole: it usually reaches it through a
+/// helper (`capitalize(s)`), whose result is the whole part. The analysis
+/// joins those rows with the Field metaobjects whose names reach the
+/// concatenation.
 fn complete_names(
     b: &mut FactsBuilder,
     classes: &NameIndex<(u32, bool)>,
@@ -306,6 +314,16 @@ fn complete_names(
             }
         }
     }
+    let mut fields_by_letters: FxHashMap<String, Vec<u32>> = FxHashMap::default();
+    for (name, (f, _)) in &members.fields.forward {
+        // A name of no letters (`$`) would complete into the known text
+        // alone.
+        let key = fold_letters(name);
+        if !key.is_empty() {
+            fields_by_letters.entry(key).or_default().push(*f);
+        }
+    }
+    let mut by_field: Vec<(u32, u32, u32)> = Vec::new();
     for (index, rel, budget) in [
         (classes, R::CompletesType, CLASS_BUDGET),
         (&members.methods, R::CompletesMethod, MEMBER_BUDGET),
@@ -339,6 +357,10 @@ fn complete_names(
                             .map_or(&[], Vec::as_slice)
                     };
                     rows.extend(texts.iter().map(|&s| (*h, s, m)));
+                    if rel == R::CompletesMethod {
+                        let fields = fields_by_letters.get(&fold_letters(middle));
+                        by_field.extend(fields.into_iter().flatten().map(|&f| (*h, f, m)));
+                    }
                 }
             }
         }
@@ -348,57 +370,9 @@ fn complete_names(
             b.add(rel, &[h, s, m]);
         }
     }
-}
-
-/// Lists, for each concatenation that one string completes
-/// ([`Completion`]), the methods it names where that string is a field's
-/// name (`completesMethodByField`): `"set" + capitalize(f.getName())`
-/// names `setHost` for a field `host`, as bean copiers and configuration
-/// readers write it. The candidates are the methods that the heads and
-/// tail fit, the application's first and within the budget, as for
-/// constants ([`complete_names`]). The field's name is matched by its
-/// letters, case and separators set aside, even where the completion
-/// stands whole: the name usually reaches it through a helper
-/// (`capitalize(s)`), whose result is the whole part. The analysis joins
-/// the rows with the Field metaobjects whose names reach the
-/// concatenation.
-fn complete_by_fields(
-    b: &mut FactsBuilder,
-    members: &MemberNames,
-    completions: &[(u32, Completion)],
-) {
-    let mut by_letters: FxHashMap<String, Vec<u32>> = FxHashMap::default();
-    for (name, (f, _)) in &members.fields.forward {
-        // A name of no letters (`$`) would complete into the known text
-        // alone.
-        let key = fold_letters(name);
-        if !key.is_empty() {
-            by_letters.entry(key).or_default().push(*f);
-        }
-    }
-    let mut rows: Vec<(u32, u32, u32)> = Vec::new();
-    for (h, l) in completions {
-        for head in &l.heads {
-            let a = Affixes {
-                prefix: head.clone(),
-                suffix: l.tail.clone(),
-                exact: false,
-            };
-            // Past the budget, complete_names has counted it.
-            let fit = application_first_named(members.methods.fits_named(&a));
-            if fit.len() > MEMBER_BUDGET {
-                continue;
-            }
-            for (name, m) in fit {
-                let middle = &name[head.len()..name.len() - l.tail.len()];
-                let fields = by_letters.get(&fold_letters(middle));
-                rows.extend(fields.into_iter().flatten().map(|&f| (*h, f, m)));
-            }
-        }
-    }
-    rows.sort_unstable();
-    rows.dedup();
-    for (h, f, m) in rows {
+    by_field.sort_unstable();
+    by_field.dedup();
+    for (h, f, m) in by_field {
         b.add(R::CompletesMethodByField, &[h, f, m]);
     }
 }
