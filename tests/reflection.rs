@@ -64,6 +64,7 @@ const IDIOMS: &[&str] = &[
     "Concatenated",
     "Completed",
     "FieldSetters",
+    "ClassNames",
     "Inferred",
     "Introspection",
     "Selected",
@@ -951,6 +952,41 @@ fn a_setter_named_by_a_fields_name_resolves_to_that_fields_setter() {
     );
 }
 
+/// A class name built from another class's name (`ClassNames`, issue
+/// 34's names derived from metaobjects): `kind.getName() + "Helper"`
+/// names r.MessagesHelper, the companion of the Class objects that reach
+/// `kind` (r.Counter has none), and `"r." + local.getSimpleName() +
+/// "er"` names r.Upper by the simple name of a nested class, not the
+/// r.Counter, r.Lower and r.MessagesHelper that the known text fits.
+/// The static edges at the traced run's sites are exactly its own
+/// (tests/data/traces/ClassNames.tsv), and the front end lists the
+/// classes each class's name completes the concatenations into.
+#[test]
+fn a_class_named_by_another_classs_name_resolves_to_that_class() {
+    let targets = assert_static_edges_are_the_traced("ClassNames", "infer", 3);
+    assert!(!targets.contains("r.Lower") && !targets.contains("r.Counter"));
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("names.db");
+    analyze("ClassNames", "infer", &empty_spec(dir.path()), &db);
+    let out = query(
+        dir.path(),
+        &db,
+        "q(c, t) :- completesTypeByName(_, c, t).\nq(c, t)?\n\
+         s(c, t) :- completesTypeBySimpleName(_, c, t).\ns(c, t)?\n",
+    );
+    assert_eq!(
+        out,
+        " c          | t\n\
+         ------------+------------------\n\
+         \x20r.Messages | r.MessagesHelper\n\
+         1 tuple\n\
+         \x20c              | t\n\
+         ----------------+---------\n\
+         \x20ClassNames$Upp | r.Upper\n\
+         1 tuple\n"
+    );
+}
+
 /// A lambda made by `altMetafactory` with a marker interface and
 /// `Serializable` implements both: the casts to them keep it, and the
 /// call of `run` on the cast variable reaches the lambda's body.
@@ -1178,7 +1214,7 @@ fn bad_specifications_and_roots_are_reported() {
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
          (classes with a main method: Annotated, ArgumentTypes, Arity, ArrayElements, Assumed, Beans, \
-         BoundHandles, Bundles, Callbacks, Casts, and 57 more)\n"
+         BoundHandles, Bundles, Callbacks, Casts, and 58 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),

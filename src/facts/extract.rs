@@ -1013,7 +1013,10 @@ impl FactsBuilder {
             // and constant apart that no application site reads.
             completions: if self.is_application_method(m) {
                 let mut completions = concat_completions(ir);
-                completions.retain(|_, l| !self.opaque_result(ir, l.source));
+                for l in completions.values_mut() {
+                    l.class_name = class_name_result(ir, l.source);
+                }
+                completions.retain(|_, l| l.class_name || !self.opaque_result(ir, l.source));
                 completions
             } else {
                 FxHashMap::default()
@@ -2010,6 +2013,20 @@ impl FactsBuilder {
             self.methods.name(s.target)
         )
     }
+}
+
+/// Whether `v` is the result of a call that returns a class's name
+/// ([`super::reflection_api::CLASS_NAMES`]).
+fn class_name_result(ir: &MethodIr, v: Var) -> bool {
+    ir.stmts.iter().any(|s| match s {
+        Stmt::Invoke(inv) if inv.result == Some(v) => {
+            let t = &inv.target;
+            t.class == "java.lang.Class"
+                && t.desc == "()Ljava/lang/String;"
+                && (super::reflection_api::CLASS_NAMES.iter()).any(|&(name, _)| t.name == name)
+        }
+        _ => false,
+    })
 }
 
 /// The body of a lambda's synthetic method: load the captured values

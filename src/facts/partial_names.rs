@@ -375,6 +375,77 @@ fn complete_names(
     for (h, f, m) in by_field {
         b.add(R::CompletesMethodByField, &[h, f, m]);
     }
+    complete_by_class_names(b, classes, completions);
+}
+
+/// Lists, for each concatenation completed by a class's name
+/// (`type.getName() + "BeanInfo"`, `"impl." + type.getSimpleName() +
+/// "Impl"`: [`Completion::class_name`]), the classes it names where the
+/// source holds a given class's binary name (`completesTypeByName`) or
+/// simple name (`completesTypeBySimpleName`): each class whose name
+/// starts with a head and ends with the tail, with a class's name
+/// between them. There is no budget: the Class objects that reach the
+/// call choose among the rows, and each class completes a name one way.
+fn complete_by_class_names(
+    b: &mut FactsBuilder,
+    classes: &NameIndex<(u32, bool)>,
+    completions: &[(u32, Completion)],
+) {
+    let by_class: Vec<&(u32, Completion)> = (completions.iter())
+        .filter(|(_, l)| l.class_name && l.whole)
+        .collect();
+    if by_class.is_empty() {
+        return;
+    }
+    let mut named: FxHashMap<&str, u32> = FxHashMap::default();
+    let mut simply: FxHashMap<&str, Vec<u32>> = FxHashMap::default();
+    for (name, (t, _)) in &classes.forward {
+        named.insert(name, *t);
+        if let Some(simple) = simple_name(name) {
+            simply.entry(simple).or_default().push(*t);
+        }
+    }
+    let mut by_name: Vec<(u32, u32, u32)> = Vec::new();
+    let mut by_simple: Vec<(u32, u32, u32)> = Vec::new();
+    for (h, l) in by_class {
+        for head in &l.heads {
+            let a = Affixes {
+                prefix: head.clone(),
+                suffix: l.tail.clone(),
+                exact: false,
+            };
+            for (name, (t, _)) in classes.fits_named(&a) {
+                let middle = &name[head.len()..name.len() - l.tail.len()];
+                if let Some(&c) = named.get(middle) {
+                    by_name.push((*h, c, *t));
+                }
+                let simple = simply.get(middle).map_or(&[][..], Vec::as_slice);
+                by_simple.extend(simple.iter().map(|&c| (*h, c, *t)));
+            }
+        }
+    }
+    for (rel, mut rows) in [
+        (R::CompletesTypeByName, by_name),
+        (R::CompletesTypeBySimpleName, by_simple),
+    ] {
+        rows.sort_unstable();
+        rows.dedup();
+        for (h, c, t) in rows {
+            b.add(rel, &[h, c, t]);
+        }
+    }
+}
+
+/// The simple name of the class of binary name `name`, as
+/// `Class.getSimpleName()` gives it: past the package, past the
+/// enclosing classes (`a.B$C` is `C`), and past a local class's number
+/// (`a.B$1Local` is `Local`); `None` for an anonymous class (`a.B$1`).
+/// A top-level class with `$` in its name is read as nested, as the
+/// class path's names alone cannot tell.
+fn simple_name(name: &str) -> Option<&str> {
+    let own = name.rsplit(['.', '$']).next().unwrap_or(name);
+    let own = own.trim_start_matches(|c: char| c.is_ascii_digit());
+    (!own.is_empty()).then_some(own)
 }
 
 #[cfg(test)]
@@ -406,6 +477,15 @@ mod tests {
             .collect();
         out.sort_unstable();
         out
+    }
+
+    #[test]
+    fn simple_names_are_past_the_package_the_enclosing_class_and_a_local_number() {
+        assert_eq!(simple_name("a.b.C"), Some("C"));
+        assert_eq!(simple_name("a.B$C"), Some("C"));
+        assert_eq!(simple_name("a.B$1Local"), Some("Local"));
+        assert_eq!(simple_name("a.B$1"), None);
+        assert_eq!(simple_name("Top"), Some("Top"));
     }
 
     #[test]

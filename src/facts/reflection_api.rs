@@ -126,6 +126,20 @@ pub const METAOBJECT_NAMES: &[(&str, &str)] = &[
     ("java.lang.reflect.Parameter", "getName"),
 ];
 
+/// The calls that return a class's name: `getName()` and
+/// `getTypeName()` its binary name (`a.B$C`; the two differ for arrays
+/// only), `getSimpleName()` its simple name (`C`). A name built from one
+/// (`type.getName() + "BeanInfo"`) is completed by the Class objects
+/// that reach the call (`completesTypeByName`,
+/// `completesTypeBySimpleName`), whatever the call returns in the
+/// points-to analysis. Each is a method of `java.lang.Class` and whether
+/// it gives the simple name; the descriptor is `()Ljava/lang/String;`.
+pub const CLASS_NAMES: &[(&str, bool)] = &[
+    ("getName", false),
+    ("getTypeName", false),
+    ("getSimpleName", true),
+];
+
 /// Where strings from outside the program enter: specification points.
 pub const STRING_SOURCES: &[&str] = &[
     "<java.lang.System: java.lang.String getProperty(java.lang.String)>",

@@ -217,6 +217,12 @@ relations! {
     CompletesMethodByField => "completesMethodByField",
         [("heap", "H"), ("field", "F"), ("method", "M")],
         "a method the concatenation names where its source holds the field's name (`\"set\" + capitalize(f.getName())`)";
+    CompletesTypeByName => "completesTypeByName",
+        [("heap", "H"), ("class", "T"), ("type", "T")],
+        "a class the concatenation names where its source holds the class's name (`type.getName() + \"BeanInfo\"`)";
+    CompletesTypeBySimpleName => "completesTypeBySimpleName",
+        [("heap", "H"), ("class", "T"), ("type", "T")],
+        "a class the concatenation names where its source holds the class's simple name (`\"impl.\" + type.getSimpleName() + \"Impl\"`)";
     ClassObject => "classObject",
         [("heap", "H"), ("type", "T")],
         "the java.lang.Class object of a type";

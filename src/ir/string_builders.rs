@@ -444,6 +444,10 @@ pub struct Completion {
     /// Whether the source's text stands whole in the name; otherwise the
     /// name spells its letters.
     pub whole: bool,
+    /// Whether the source is what `Class.getName()`, `getTypeName()` or
+    /// `getSimpleName()` returns: set by the facts' extraction, which
+    /// knows those calls (`reflection_api::CLASS_NAMES`).
+    pub class_name: bool,
 }
 
 /// The most ways a name's head may read: three parts that may be
@@ -552,6 +556,7 @@ fn completion_of(
         heads,
         tail,
         whole,
+        class_name: false,
     })
 }
 
@@ -842,6 +847,7 @@ mod tests {
                 heads: vec!["set".into(), "setXml".into()],
                 tail: String::new(),
                 whole: false,
+                class_name: false,
             })
         );
         // One character, not in a loop, spells one letter only.
@@ -874,6 +880,7 @@ mod tests {
                 heads: vec![String::new()],
                 tail: "Impl".into(),
                 whole: false,
+                class_name: false,
             })
         );
         // Text the analysis does not know, or the letters of another
@@ -907,6 +914,7 @@ mod tests {
                 heads: vec!["r.".into()],
                 tail: "er".into(),
                 whole: true,
+                class_name: false,
             })
         );
         // Alone, the string is only itself; two strings, or a string and
