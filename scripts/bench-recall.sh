@@ -21,6 +21,8 @@
 #
 #   scripts/bench-recall.sh [--retrace] [--timeout SECONDS] [--variants "V..."] [PROGRAM...]
 #   scripts/bench-recall.sh --timeout 300 freetts xalan
+#   scripts/bench-recall.sh --variants "infer probe" xalan
+#       # probe is `--reflection infer --probe` (SOLAR's PROBE)
 #   REFRACT_BENCH_OPTIONS=--member-arrays scripts/bench-recall.sh
 #       # more `refract analyze` options for every run
 #   REFRACT_BENCH_DIR=/tmp/recall scripts/bench-recall.sh
@@ -122,12 +124,15 @@ for p in "${programs[@]}"; do
         run=$out/$p-$v
         spec=()
         [ "$v" != sound ] || spec=(--spec "$dir/trace.tsv")
+        # `probe` is `infer --probe` (SOLAR's PROBE).
+        how=(--reflection "$v")
+        [ "$v" != probe ] || how=(--reflection infer --probe)
         status=0
         # On timeout, SIGINT: refract cancels the work as for Ctrl-C and
         # removes its staged database; -k 60 kills it if it has not stopped a
         # minute later (the next run into that directory removes what is left).
         /usr/bin/time -f '%e %M' -o "$run.time" timeout -s INT -k 60 "$limit" \
-            "$bin" analyze "${cpath[@]}" --main "$main" --reflection "$v" "${spec[@]}" "${extra[@]}" \
+            "$bin" analyze "${cpath[@]}" --main "$main" "${how[@]}" "${spec[@]}" "${extra[@]}" \
             -o "$run.db" -q > "$run.log" 2>&1 || status=$?
         read -r wall kb < <(tail -1 "$run.time")
         peak="$((kb / 1024)) MB"

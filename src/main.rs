@@ -243,6 +243,16 @@ enum Command {
         /// answer for the members a placeholder stands for).
         #[arg(long)]
         member_arrays: bool,
+        /// SOLAR's PROBE, for programs that infer cannot analyse in time (an
+        /// interpreter whose every class goes through the same getMethods()
+        /// site): a placeholder metaobject is resolved where it is used only
+        /// if something of its member's signature is known (parameter types
+        /// or count, a name, a member test). The uses of the others resolve
+        /// nothing and `refract report --unsound` lists them, with the
+        /// specification line that resolves each; with those lines (--spec),
+        /// infer itself may finish. Needs --reflection infer.
+        #[arg(long)]
+        probe: bool,
         /// Complete what reflection may do where the analysis cannot say,
         /// so that the call graph is sound under an assumption (Sawin et
         /// al.'s levels, each trusting more): behaved-loaders (any class,
@@ -662,6 +672,7 @@ fn run(cli: Cli) -> Result<()> {
             context,
             spec,
             member_arrays,
+            probe,
             assume,
             no_merge_tables,
             locales,
@@ -682,6 +693,7 @@ fn run(cli: Cli) -> Result<()> {
                 jvm_roots: roots.contains(&RootsChoice::Jvm),
                 spec,
                 member_arrays,
+                probe,
                 assume,
                 locales,
                 models_off,

@@ -987,6 +987,50 @@ fn a_class_named_by_another_classs_name_resolves_to_that_class() {
     );
 }
 
+/// `infer --probe` (SOLAR's PROBE, seed 004 section 5.7): a placeholder
+/// is resolved at its uses only where something of its member's
+/// signature is known. In `Inferred`, the JUnit loop's
+/// `startsWith("test")`, `getMethod(name, String.class)` and the
+/// constructors keep their targets; the unfiltered `getFields()` loop and
+/// `getField(input)`, whose cast `infer` reads, resolve nothing, and the
+/// report says why. In `Arity` and `DeclaredMethods`, an unfiltered
+/// `getDeclaredMethods()` loop calls nothing. The option needs `infer`.
+#[test]
+fn probe_resolves_only_the_placeholders_whose_signature_is_known_in_part() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = empty_spec(dir.path());
+    for main in ["Inferred", "Arity", "DeclaredMethods"] {
+        let db = dir.path().join(format!("{main}.db"));
+        analyze_with(main, "infer", &spec, &db, &["--probe"]);
+        let got = refract(&["export", "targets", &db.display().to_string()]);
+        let file = root().join(format!("tests/expected/reflection/{main}.probe.tsv"));
+        assert_eq!(got, std::fs::read_to_string(&file).unwrap(), "{main}");
+    }
+    let db = dir.path().join("Inferred.db").display().to_string();
+    let report = refract(&["report", &db, "--unsound"]);
+    assert!(
+        report.starts_with("reflection variant: infer, probe\n"),
+        "{report}"
+    );
+    for line in [
+        "  Field.get               Inferred.main([Ljava/lang/String;)V @ 108 (line 25): a metaobject reaches it whose member's name and signature nothing tells; --probe leaves it unresolved\n",
+        "    spec: Inferred\tmain\t([Ljava/lang/String;)V\t108\t25\tField.get\t<class>.<field>\n",
+    ] {
+        assert!(report.contains(line), "{report}");
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_refract"))
+        .args(["analyze", &classes(), "--main", "Inferred", "--jdk", "none"])
+        .args(["--reflection", "casts", "--probe", "-o"])
+        .arg(dir.path().join("casts.db"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "error: --probe weakens infer's inference; it needs --reflection infer\n"
+    );
+}
+
 /// A lambda made by `altMetafactory` with a marker interface and
 /// `Serializable` implements both: the casts to them keep it, and the
 /// call of `run` on the cast variable reaches the lambda's body.

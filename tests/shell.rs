@@ -1186,6 +1186,7 @@ fn a_database_reads_back_exactly_what_the_analysis_computed() {
         jvm_roots: false,
         spec: None,
         member_arrays: false,
+        probe: false,
         assume: None,
         locales: Vec::new(),
         models_off: Vec::new(),

@@ -47,6 +47,10 @@ pub struct AnalysisOptions {
     /// `queries/reflection-member-arrays.dl`); off, they stay empty, as in
     /// the paper's implementation.
     pub member_arrays: bool,
+    /// SOLAR's PROBE (`--probe`, variant `infer` only): placeholders are
+    /// resolved at their uses only where their member's signature is
+    /// known in part (`queries/reflection-probe.dl`).
+    pub probe: bool,
     /// The assumption under which the call graph is to be sound
     /// (`queries/reflection-assume.dl`): the sites it does not trust get
     /// every target it allows. None: they stay as the variant leaves
@@ -441,9 +445,9 @@ impl CallGraph {
 /// assumption's rules and the JVM's entry points.
 fn rule_text(opts: &AnalysisOptions, context: super::Context) -> Result<String, AnalysisError> {
     let mut rules = String::new();
-    for (name, text) in opts
-        .variant
-        .rule_files(context, opts.member_arrays, opts.spec.is_some())
+    for (name, text) in
+        opts.variant
+            .rule_files(context, opts.member_arrays, opts.spec.is_some(), opts.probe)
     {
         let off =
             super::variant::model_of(name).is_some_and(|m| opts.models_off.iter().any(|o| o == m));
@@ -657,6 +661,9 @@ fn record_options(
     }
     if opts.member_arrays {
         manifest.option("member-arrays", "on");
+    }
+    if opts.probe {
+        manifest.option("probe", "on");
     }
     if let Some(a) = opts.assume {
         manifest.option("assume", a.name());

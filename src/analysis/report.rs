@@ -225,6 +225,11 @@ fn unsound_reason(r: &Results, s: &Site, sources: &BTreeMap<u64, String>) -> Str
     if let Some(from) = from {
         return format!("{partly}{from}");
     }
+    if r.probed_out.contains(&s.invoke) {
+        return format!(
+            "{partly}a metaobject reaches it whose member's name and signature nothing tells; --probe leaves it unresolved"
+        );
+    }
     match (by_name, s.resolution) {
         (true, Resolution::Unresolved) => "no string that names a class reaches the name".into(),
         (true, _) => format!("{partly}a name that names no class reaches it"),

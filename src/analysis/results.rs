@@ -167,6 +167,9 @@ pub struct Results {
     /// The class-name sites whose name may come from an argument of the
     /// command line (`commandLineAt`).
     pub command_line: BTreeSet<u64>,
+    /// The uses of metaobjects that `--probe` leaves unresolved, since
+    /// nothing tells their member's name or signature (`probedOut`).
+    pub probed_out: BTreeSet<u64>,
     /// The variant that ran (`points-to, member arrays` with
     /// `--member-arrays`).
     pub variant: String,
@@ -279,10 +282,14 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
     let command_line = (db.tuples_if_present("commandLineAt")?.into_iter())
         .map(|t| t[0])
         .collect();
+    let probed_out = (db.tuples_if_present("probedOut")?.into_iter())
+        .map(|t| t[0])
+        .collect();
     Ok(Results {
         completion,
         over_budget,
         command_line,
+        probed_out,
         spec_only,
         sites,
         definitions,
@@ -409,6 +416,7 @@ fn partial_sites(
         "invokedPlaceholder",
         "ctorPlaceholder",
         "fieldPlaceholder",
+        "probedOut",
     ] {
         partial.extend(db.tuples_if_present(rel)?.into_iter().map(|t| t[0]));
     }
@@ -425,6 +433,9 @@ fn configuration(db: &mut Database) -> Result<Configuration, DatabaseError> {
     let mut variant = db.option("variant").unwrap_or("?").to_string();
     if db.option("member-arrays") == Some("on") {
         variant.push_str(", member arrays");
+    }
+    if db.option("probe") == Some("on") {
+        variant.push_str(", probe");
     }
     if let Some(kind) = db.option("context") {
         variant.push_str(&format!(", context {kind}"));

@@ -49,13 +49,16 @@ impl Variant {
     /// The rule files, in order; `member_arrays` adds the rules that fill
     /// the arrays of `getMethods()` and the like, and `spec` the rules that
     /// read a specification file (`--spec`), to the variants that resolve
-    /// reflection (`sound` always reads one). The points-to analysis's
-    /// flow rules are those of `context`.
+    /// reflection (`sound` always reads one); `probe` makes `infer`
+    /// resolve only the placeholders whose signature is known in part
+    /// (`--probe`). The points-to analysis's flow rules are those of
+    /// `context`.
     pub fn rule_files(
         self,
         context: super::Context,
         member_arrays: bool,
         spec: bool,
+        probe: bool,
     ) -> Vec<(&'static str, &'static str)> {
         let mut files = vec![
             ("pointsto.dl", POINTSTO),
@@ -100,6 +103,10 @@ impl Variant {
         // After the models: it resolves the typed Field accessors too.
         if self == Variant::Infer {
             files.push(("reflection-infer.dl", INFER));
+            files.push(match probe {
+                true => ("reflection-probe.dl", PROBE),
+                false => ("reflection-infer-all.dl", INFER_ALL),
+            });
         }
         let member_arrays = member_arrays && self != Variant::None;
         if member_arrays {
@@ -138,6 +145,8 @@ const STRINGS: &str = include_str!("../../queries/reflection-strings.dl");
 const CASTS: &str = include_str!("../../queries/reflection-casts.dl");
 const SPEC: &str = include_str!("../../queries/reflection-spec.dl");
 const INFER: &str = include_str!("../../queries/reflection-infer.dl");
+const INFER_ALL: &str = include_str!("../../queries/reflection-infer-all.dl");
+const PROBE: &str = include_str!("../../queries/reflection-probe.dl");
 const MEMBER_ARRAYS: &str = include_str!("../../queries/reflection-member-arrays.dl");
 /// The models of the JDK's reflective APIs beyond the paper's
 /// (`queries/models/`), in every variant that resolves reflection.
@@ -301,7 +310,7 @@ mod tests {
     #[test]
     fn every_model_is_a_file_that_some_variant_reads() {
         let files: Vec<&str> = (Variant::ALL.into_iter())
-            .flat_map(|v| v.rule_files(Default::default(), false, false))
+            .flat_map(|v| v.rule_files(Default::default(), false, false, false))
             .map(|(name, _)| name)
             .collect();
         for model in MODEL_NAMES {

@@ -40,6 +40,9 @@ pub fn run_analyze(a: AnalyzeArgs) -> Result<()> {
     if a.options.variant == Variant::None && a.options.spec.is_some() {
         bail!("--spec has no effect with --reflection none, which ignores reflection; choose another variant");
     }
+    if a.options.probe && a.options.variant != Variant::Infer {
+        bail!("--probe weakens infer's inference; it needs --reflection infer");
+    }
     if let Some(assume) = a.options.assume {
         if let Err(e) = assume.rules(a.options.variant) {
             bail!("{e}");
