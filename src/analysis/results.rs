@@ -214,9 +214,12 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
         .into_iter()
         .map(|t| (t[0], t[1]))
         .collect();
+    let probed_out: BTreeSet<u64> = (db.tuples_if_present("probedOut")?.into_iter())
+        .map(|t| t[0])
+        .collect();
     let calls = Calls::read(db)?;
     let targets = targets_by_site(db)?;
-    let partial = partial_sites(db, &spec_points)?;
+    let partial = partial_sites(db, &spec_points, &probed_out)?;
     let mut sites = Vec::new();
     let mut unreachable = Vec::new();
     let mut definitions = Vec::new();
@@ -280,9 +283,6 @@ pub fn read(db: &mut Database) -> Result<Results, DatabaseError> {
         .map(|t| t[0])
         .collect();
     let command_line = (db.tuples_if_present("commandLineAt")?.into_iter())
-        .map(|t| t[0])
-        .collect();
-    let probed_out = (db.tuples_if_present("probedOut")?.into_iter())
         .map(|t| t[0])
         .collect();
     Ok(Results {
@@ -395,10 +395,12 @@ fn targets_by_site(
 /// The sites resolved only partially: a string that names no class
 /// reaches them, a specification point, an unknown receiver, or (variant
 /// `infer`) a member whose name or class is unknown, resolved from its
-/// uses (queries/reflection-infer.dl).
+/// uses (queries/reflection-infer.dl), or left unresolved there by
+/// `--probe` (`probed_out`).
 fn partial_sites(
     db: &mut Database,
     spec_points: &[(u64, u64)],
+    probed_out: &BTreeSet<u64>,
 ) -> Result<BTreeSet<u64>, DatabaseError> {
     let names_class: BTreeSet<u64> = db.tuples("stringType")?.into_iter().map(|t| t[0]).collect();
     let mut partial: BTreeSet<u64> = BTreeSet::new();
@@ -408,6 +410,7 @@ fn partial_sites(
         }
     }
     partial.extend(spec_points.iter().map(|p| p.1));
+    partial.extend(probed_out);
     for rel in [
         "unresolved",
         "unknownReceiver",
@@ -416,7 +419,6 @@ fn partial_sites(
         "invokedPlaceholder",
         "ctorPlaceholder",
         "fieldPlaceholder",
-        "probedOut",
     ] {
         partial.extend(db.tuples_if_present(rel)?.into_iter().map(|t| t[0]));
     }

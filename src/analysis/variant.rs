@@ -103,9 +103,10 @@ impl Variant {
         // After the models: it resolves the typed Field accessors too.
         if self == Variant::Infer {
             files.push(("reflection-infer.dl", INFER));
-            files.push(match probe {
-                true => ("reflection-probe.dl", PROBE),
-                false => ("reflection-infer-all.dl", INFER_ALL),
+            files.push(if probe {
+                ("reflection-probe.dl", PROBE)
+            } else {
+                ("reflection-infer-all.dl", INFER_ALL)
             });
         }
         let member_arrays = member_arrays && self != Variant::None;

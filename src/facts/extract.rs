@@ -935,16 +935,12 @@ impl FactsBuilder {
     /// string cannot complete a name: a concatenation of it keeps its
     /// known text alone (see `completedBy`).
     fn opaque_result(&self, ir: &MethodIr, v: Var) -> bool {
-        ir.stmts.iter().any(|s| match s {
-            Stmt::Invoke(inv) if inv.result == Some(v) => {
-                let t = &inv.target;
-                let named = |&(class, name): &(&str, &str)| {
-                    t.class == class && t.name == name && t.desc == "()Ljava/lang/String;"
-                };
-                super::reflection_api::METAOBJECT_NAMES.iter().any(named)
-                    || (self.hierarchy.resolve_method(&t.class, &t.name, &t.desc)).is_none()
-            }
-            _ => false,
+        result_calls(ir, v).any(|t| {
+            let named = |&(class, name): &(&str, &str)| {
+                t.class == class && t.name == name && t.desc == "()Ljava/lang/String;"
+            };
+            super::reflection_api::METAOBJECT_NAMES.iter().any(named)
+                || (self.hierarchy.resolve_method(&t.class, &t.name, &t.desc)).is_none()
         })
     }
 
@@ -2015,17 +2011,21 @@ impl FactsBuilder {
     }
 }
 
+/// The methods whose calls define `v` (their result).
+fn result_calls(ir: &MethodIr, v: Var) -> impl Iterator<Item = &MemberRef> {
+    ir.stmts.iter().filter_map(move |s| match s {
+        Stmt::Invoke(inv) if inv.result == Some(v) => Some(&inv.target),
+        _ => None,
+    })
+}
+
 /// Whether `v` is the result of a call that returns a class's name
 /// ([`super::reflection_api::CLASS_NAMES`]).
 fn class_name_result(ir: &MethodIr, v: Var) -> bool {
-    ir.stmts.iter().any(|s| match s {
-        Stmt::Invoke(inv) if inv.result == Some(v) => {
-            let t = &inv.target;
-            t.class == "java.lang.Class"
-                && t.desc == "()Ljava/lang/String;"
-                && (super::reflection_api::CLASS_NAMES.iter()).any(|&(name, _)| t.name == name)
-        }
-        _ => false,
+    result_calls(ir, v).any(|t| {
+        t.class == "java.lang.Class"
+            && t.desc == "()Ljava/lang/String;"
+            && super::reflection_api::CLASS_NAMES.contains(&t.name.as_str())
     })
 }
 

@@ -132,13 +132,9 @@ pub const METAOBJECT_NAMES: &[(&str, &str)] = &[
 /// (`type.getName() + "BeanInfo"`) is completed by the Class objects
 /// that reach the call (`completesTypeByName`,
 /// `completesTypeBySimpleName`), whatever the call returns in the
-/// points-to analysis. Each is a method of `java.lang.Class` and whether
-/// it gives the simple name; the descriptor is `()Ljava/lang/String;`.
-pub const CLASS_NAMES: &[(&str, bool)] = &[
-    ("getName", false),
-    ("getTypeName", false),
-    ("getSimpleName", true),
-];
+/// points-to analysis. Each is a method of `java.lang.Class` of
+/// descriptor `()Ljava/lang/String;`.
+pub const CLASS_NAMES: &[&str] = &["getName", "getTypeName", "getSimpleName"];
 
 /// Where strings from outside the program enter: specification points.
 pub const STRING_SOURCES: &[&str] = &[
