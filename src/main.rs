@@ -228,6 +228,14 @@ enum Command {
         /// away.
         #[arg(long, default_value = "insensitive", value_name = "KIND")]
         context: refract::analysis::Context,
+        /// Which objects the object and type kinds (1-object, 2-object,
+        /// 2-type) make contexts of: all, or application (the objects that
+        /// the application's code allocates, and those reflection creates of
+        /// its classes; a method called on another object runs in the
+        /// context of no object, below the object's heap context, so the
+        /// JDK's code has contexts only under the application's objects).
+        #[arg(long, default_value = "all", value_name = "SCOPE")]
+        context_scope: refract::analysis::ContextScope,
         /// Specification file: Fig. 3 lines (`m() @ bci File.java:line => class`)
         /// or the TSV of `refract export targets`.
         #[arg(long)]
@@ -670,6 +678,7 @@ fn run(cli: Cli) -> Result<()> {
             jdk,
             reflection,
             context,
+            context_scope,
             spec,
             member_arrays,
             probe,
@@ -688,6 +697,7 @@ fn run(cli: Cli) -> Result<()> {
             options: refract::analysis::driver::AnalysisOptions {
                 variant: reflection,
                 context,
+                context_scope,
                 mains,
                 library_roots: roots.contains(&RootsChoice::Library),
                 jvm_roots: roots.contains(&RootsChoice::Jvm),

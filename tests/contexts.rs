@@ -626,6 +626,36 @@ fn every_variant_runs_with_contexts() {
             let db = analyze(dir.path(), variant, kind);
             assert_eq!(count(&insensitive), count(&db), "{variant}, {kind}");
         }
+        for kind in ["1-object", "2-object", "2-type"] {
+            let classes = root().join("fixtures/classes/contexts");
+            let db = dir
+                .path()
+                .join(format!("{variant}-{kind}-application.db"))
+                .display()
+                .to_string();
+            refract(&[
+                "analyze",
+                &classes.display().to_string(),
+                "--main",
+                "Contexts",
+                "--jdk",
+                "none",
+                "--reflection",
+                variant,
+                "--context",
+                kind,
+                "--context-scope",
+                "application",
+                "-q",
+                "-o",
+                &db,
+            ]);
+            assert_eq!(
+                count(&insensitive),
+                count(&db),
+                "{variant}, {kind}, application"
+            );
+        }
     }
 }
 
@@ -649,5 +679,146 @@ fn an_unknown_context_kind_is_refused_with_the_kinds() {
             "unknown context kind \"3-type\" (insensitive, 1-call-site, 2-call-site, 1-object, 2-object, 2-type, cloning)"
         ),
         "{err}"
+    );
+}
+
+/// A JDK home under `dir` whose `jmods/` holds the local JDK's java.base
+/// alone (scripts/install-test-deps.sh installs the JDK).
+fn java_base(dir: &Path) -> String {
+    let mods = refract::classpath::jdk::jmods(&refract::classpath::jdk::JdkChoice::Auto)
+        .expect("a JDK with jmods (scripts/install-test-deps.sh)");
+    let jmod = mods
+        .iter()
+        .find(|m| m.file_name().is_some_and(|n| n == "java.base.jmod"))
+        .expect("java.base.jmod");
+    let home = dir.join("jdk");
+    std::fs::create_dir_all(home.join("jmods")).unwrap();
+    std::os::unix::fs::symlink(jmod, home.join("jmods/java.base.jmod")).unwrap();
+    home.display().to_string()
+}
+
+/// `--context-scope application` against java.base: the JDK's code runs
+/// in contexts only under the application's objects (or, under 2-type,
+/// their classes), so two holders that `Optional.of` makes for two
+/// application objects are two objects under 2-object and 2-type, and
+/// one without a heap context; and the contexts are exactly those.
+#[test]
+fn the_application_scope_gives_the_jdks_code_contexts_only_under_the_applications_objects() {
+    let dir = tempfile::tempdir().unwrap();
+    let jdk = java_base(dir.path());
+    let classes = root().join("fixtures/classes/contexts");
+    let main = "JdkHolders\tmain\t([Ljava/lang/String;)V";
+    let merged = format!(
+        "{HEADER}{main}\t25\t45\tClass.forName\tJdkHolders$First\n\
+         {main}\t25\t45\tClass.forName\tJdkHolders$Second\n\
+         {main}\t36\t46\tClass.forName\tJdkHolders$First\n\
+         {main}\t36\t46\tClass.forName\tJdkHolders$Second\n"
+    );
+    let apart = format!(
+        "{HEADER}{main}\t25\t45\tClass.forName\tJdkHolders$First\n\
+         {main}\t36\t46\tClass.forName\tJdkHolders$Second\n"
+    );
+    let left = "<JdkHolders$Left: JdkHolders$Left create()>[0@L24] new JdkHolders$Left";
+    let right = "<JdkHolders$Right: JdkHolders$Right create()>[0@L34] new JdkHolders$Right";
+    let object_contexts = [
+        ("<global>", "<global>"),
+        ("<global>", left),
+        ("<global>", right),
+        (left, "<global>"),
+        (right, "<global>"),
+    ];
+    let type_contexts = [
+        ("JdkHolders$Left", "<no type>"),
+        ("JdkHolders$Right", "<no type>"),
+        ("<no type>", "JdkHolders$Left"),
+        ("<no type>", "JdkHolders$Right"),
+        ("<no type>", "<no type>"),
+    ];
+    for (kind, expected, contexts) in [
+        ("insensitive", &merged, &[][..]),
+        ("1-object", &merged, &[][..]),
+        ("2-object", &apart, &object_contexts[..]),
+        ("2-type", &apart, &type_contexts[..]),
+    ] {
+        let db = dir.path().join(format!("{kind}.db")).display().to_string();
+        let mut args = vec![
+            "analyze",
+            classes.to_str().unwrap(),
+            "--main",
+            "JdkHolders",
+            "--jdk",
+            &jdk,
+            "--reflection",
+            "points-to",
+            "--context",
+            kind,
+        ];
+        if kind != "insensitive" {
+            args.extend(["--context-scope", "application"]);
+        }
+        args.extend(["-q", "-o", &db]);
+        refract(&args);
+        let targets = refract(&["export", "targets", &db]);
+        let ours: String = targets
+            .lines()
+            .filter(|l| l.starts_with("JdkHolders\t") || l.starts_with("caller_class"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!(&ours, expected, "{kind}");
+        if contexts.is_empty() {
+            continue;
+        }
+        let found = refract(&[
+            "query",
+            &db,
+            "k(c, d) :- creach(c, d, _).",
+            "k(c, d)?",
+            "--limit",
+            "0",
+        ]);
+        let rows: Vec<(String, String)> = found
+            .lines()
+            .skip(2)
+            .filter(|l| l.contains(" | "))
+            .map(|l| {
+                let (c, d) = l.split_once(" | ").unwrap();
+                (c.trim().to_string(), d.trim().to_string())
+            })
+            .collect();
+        let want: Vec<(String, String)> = contexts
+            .iter()
+            .map(|(c, d)| (c.to_string(), d.to_string()))
+            .collect();
+        assert_eq!(rows, want, "{kind}: {found}");
+    }
+    let report = refract(&[
+        "report",
+        &dir.path().join("2-type.db").display().to_string(),
+    ]);
+    assert!(
+        report.contains("context 2-type (application objects)"),
+        "{report}"
+    );
+}
+
+/// The scope chooses among objects: with another kind it is refused.
+#[test]
+fn an_application_scope_needs_an_object_or_type_kind() {
+    let out = run(&[
+        "analyze",
+        "x.jar",
+        "--main",
+        "A",
+        "--context",
+        "1-call-site",
+        "--context-scope",
+        "application",
+        "-o",
+        "x.db",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: --context-scope application chooses among objects; it needs --context 1-object, 2-object or 2-type, not 1-call-site\n"
     );
 }

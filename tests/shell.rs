@@ -1181,6 +1181,7 @@ fn a_database_reads_back_exactly_what_the_analysis_computed() {
     let opts = AnalysisOptions {
         variant: Variant::PointsTo,
         context: Default::default(),
+        context_scope: Default::default(),
         mains: vec!["Fields".into()],
         library_roots: false,
         jvm_roots: false,

@@ -79,6 +79,67 @@ impl Context {
     }
 }
 
+/// Which objects the object and type kinds make context elements of
+/// (`--context-scope`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ContextScope {
+    /// Every object (`queries/contexts/scope-all.dl`).
+    #[default]
+    All,
+    /// The objects that the application allocates, and those that
+    /// reflection creates of its classes; a method called on another
+    /// object runs in the context of no object below its heap context
+    /// (`queries/contexts/scope-application.dl`).
+    Application,
+}
+
+impl ContextScope {
+    /// Both scopes, in the order `--help` lists them.
+    pub const ALL: [ContextScope; 2] = [ContextScope::All, ContextScope::Application];
+
+    /// The name used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            ContextScope::All => "all",
+            ContextScope::Application => "application",
+        }
+    }
+
+    /// The rules that choose the context elements under `context`, for
+    /// the kinds whose contexts are objects or their classes.
+    pub fn rule_file(self, context: Context) -> Option<(&'static str, &'static str)> {
+        if !matches!(
+            context,
+            Context::OneObject | Context::TwoObject | Context::TwoType
+        ) {
+            return None;
+        }
+        Some(match self {
+            ContextScope::All => ("contexts/scope-all.dl", SCOPE_ALL),
+            ContextScope::Application => ("contexts/scope-application.dl", SCOPE_APPLICATION),
+        })
+    }
+}
+
+impl fmt::Display for ContextScope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for ContextScope {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        ContextScope::ALL
+            .into_iter()
+            .find(|c| c.name() == s)
+            .ok_or_else(|| format!("unknown context scope {s:?} (all, application)"))
+    }
+}
+
+const SCOPE_ALL: &str = include_str!("../../queries/contexts/scope-all.dl");
+const SCOPE_APPLICATION: &str = include_str!("../../queries/contexts/scope-application.dl");
+
 /// The rules that `cloning` adds to the analysis without contexts that
 /// runs before it: the call graph whose paths it numbers.
 pub const CLONING_GRAPH: (&str, &str) = (

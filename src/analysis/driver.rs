@@ -33,6 +33,8 @@ pub struct AnalysisOptions {
     pub variant: Variant,
     /// The contexts of the points-to analysis.
     pub context: super::Context,
+    /// Which objects the object and type kinds make context elements of.
+    pub context_scope: super::ContextScope,
     /// Classes whose `main` methods are roots.
     pub mains: Vec<String>,
     /// Every public method of the application's classes is a root.
@@ -458,6 +460,9 @@ fn rule_text(opts: &AnalysisOptions, context: super::Context) -> Result<String, 
         };
         let _ = write!(rules, "\n# ---- {name} ----\n{text}");
     }
+    if let Some((name, text)) = opts.context_scope.rule_file(context) {
+        let _ = write!(rules, "\n# ---- {name} ----\n{text}");
+    }
     if let Some(a) = opts.assume {
         let text = a.rules(opts.variant).map_err(AnalysisError::Assume)?;
         let _ = write!(
@@ -658,6 +663,11 @@ fn record_options(
     manifest.option("variant", &opts.variant.to_string());
     if opts.context != super::Context::Insensitive {
         manifest.option("context", opts.context.name());
+    }
+    if opts.context_scope.rule_file(opts.context).is_some()
+        && opts.context_scope != super::ContextScope::All
+    {
+        manifest.option("context-scope", opts.context_scope.name());
     }
     if opts.member_arrays {
         manifest.option("member-arrays", "on");

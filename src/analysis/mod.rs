@@ -25,5 +25,5 @@ pub mod trace;
 pub mod variant;
 
 pub use assume::Assume;
-pub use context::Context;
+pub use context::{Context, ContextScope};
 pub use variant::Variant;

@@ -442,6 +442,9 @@ fn configuration(db: &mut Database) -> Result<Configuration, DatabaseError> {
     if let Some(kind) = db.option("context") {
         variant.push_str(&format!(", context {kind}"));
     }
+    if let Some(scope) = db.option("context-scope") {
+        variant.push_str(&format!(" ({scope} objects)"));
+    }
     let spec_only = if db.solver.prog.relation_id("specOnly").is_some() {
         Some(db.tuples("specOnly")?.len())
     } else {

@@ -3,7 +3,7 @@
 use super::progress::{ProgressLine, SolveProgress};
 use anyhow::{bail, Result};
 use refract::analysis::driver::{analyze, AnalysisOptions};
-use refract::analysis::{export, report, results, Variant};
+use refract::analysis::{export, report, results, ContextScope, Variant};
 use refract::classpath::jdk::JdkChoice;
 use refract::database::manifest::ManifestBuilder;
 use refract::database::Database;
@@ -42,6 +42,13 @@ pub fn run_analyze(a: AnalyzeArgs) -> Result<()> {
     }
     if a.options.probe && a.options.variant != Variant::Infer {
         bail!("--probe weakens infer's inference; it needs --reflection infer");
+    }
+    let scope = a.options.context_scope;
+    if scope != ContextScope::All && scope.rule_file(a.options.context).is_none() {
+        bail!(
+            "--context-scope {scope} chooses among objects; it needs --context 1-object, 2-object or 2-type, not {}",
+            a.options.context
+        );
     }
     if let Some(assume) = a.options.assume {
         if let Err(e) = assume.rules(a.options.variant) {
