@@ -190,6 +190,7 @@ enum Command {
     ///   refract analyze app.jar --main app.Main --roots jvm -o app.db
     ///   refract analyze app.jar --main app.Main --no-model bundles,proxies -o app.db
     ///   refract analyze app.jar --main app.Main --context 1-object -o app.db
+    ///   refract analyze app.jar --main app.Main --context 2-object --context-scope application -o app.db
     #[command(
         verbatim_doc_comment,
         override_usage = "refract analyze [OPTIONS] <CLASSPATH>... (--main <CLASS> | --roots <KIND>) -o <DB>"
