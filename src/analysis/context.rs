@@ -133,7 +133,10 @@ impl FromStr for ContextScope {
         ContextScope::ALL
             .into_iter()
             .find(|c| c.name() == s)
-            .ok_or_else(|| format!("unknown context scope {s:?} (all, application)"))
+            .ok_or_else(|| {
+                let names: Vec<&str> = ContextScope::ALL.iter().map(|c| c.name()).collect();
+                format!("unknown context scope {s:?} ({})", names.join(", "))
+            })
     }
 }
 
