@@ -106,18 +106,29 @@ impl ContextScope {
     }
 
     /// The rules that choose the context elements under `context`, for
-    /// the kinds whose contexts are objects or their classes.
-    pub fn rule_file(self, context: Context) -> Option<(&'static str, &'static str)> {
+    /// the kinds whose contexts are objects or their classes (none for
+    /// the others): the scope's file, and under `application` the
+    /// calls on the other objects, which every object's being a context
+    /// leaves empty.
+    pub fn rule_files(self, context: Context) -> Vec<(&'static str, &'static str)> {
         if !matches!(
             context,
             Context::OneObject | Context::TwoObject | Context::TwoType
         ) {
-            return None;
+            return Vec::new();
         }
-        Some(match self {
+        let mut files = vec![match self {
             ContextScope::All => ("contexts/scope-all.dl", SCOPE_ALL),
             ContextScope::Application => ("contexts/scope-application.dl", SCOPE_APPLICATION),
-        })
+        }];
+        if self == ContextScope::Application {
+            match context {
+                Context::OneObject => files.push(("contexts/1-object-plain.dl", ONE_OBJECT_PLAIN)),
+                Context::TwoObject => files.push(("contexts/2-object-plain.dl", TWO_OBJECT_PLAIN)),
+                _ => {}
+            }
+        }
+        files
     }
 }
 
@@ -142,6 +153,8 @@ impl FromStr for ContextScope {
 
 const SCOPE_ALL: &str = include_str!("../../queries/contexts/scope-all.dl");
 const SCOPE_APPLICATION: &str = include_str!("../../queries/contexts/scope-application.dl");
+const ONE_OBJECT_PLAIN: &str = include_str!("../../queries/contexts/1-object-plain.dl");
+const TWO_OBJECT_PLAIN: &str = include_str!("../../queries/contexts/2-object-plain.dl");
 
 /// The rules that `cloning` adds to the analysis without contexts that
 /// runs before it: the call graph whose paths it numbers.

@@ -460,7 +460,7 @@ fn rule_text(opts: &AnalysisOptions, context: super::Context) -> Result<String, 
         };
         let _ = write!(rules, "\n# ---- {name} ----\n{text}");
     }
-    if let Some((name, text)) = opts.context_scope.rule_file(context) {
+    for (name, text) in opts.context_scope.rule_files(context) {
         let _ = write!(rules, "\n# ---- {name} ----\n{text}");
     }
     if let Some(a) = opts.assume {
@@ -664,7 +664,7 @@ fn record_options(
     if opts.context != super::Context::Insensitive {
         manifest.option("context", opts.context.name());
     }
-    if opts.context_scope.rule_file(opts.context).is_some()
+    if !opts.context_scope.rule_files(opts.context).is_empty()
         && opts.context_scope != super::ContextScope::All
     {
         manifest.option("context-scope", opts.context_scope.name());

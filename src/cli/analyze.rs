@@ -44,7 +44,7 @@ pub fn run_analyze(a: AnalyzeArgs) -> Result<()> {
         bail!("--probe weakens infer's inference; it needs --reflection infer");
     }
     let scope = a.options.context_scope;
-    if scope != ContextScope::All && scope.rule_file(a.options.context).is_none() {
+    if scope != ContextScope::All && scope.rule_files(a.options.context).is_empty() {
         bail!(
             "--context-scope {scope} chooses among objects; it needs --context 1-object, 2-object or 2-type, not {}",
             a.options.context
