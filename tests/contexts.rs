@@ -35,9 +35,15 @@ fn analyze(dir: &Path, variant: &str, kind: &str) -> String {
 /// Analyses the fixtures of `fixtures/classes/contexts` from `main`,
 /// without a JDK, under `variant` and context `kind`; its database.
 fn analyze_main(dir: &Path, main: &str, variant: &str, kind: &str) -> String {
+    analyze_scoped(dir, main, variant, kind, "all")
+}
+
+/// [`analyze_main`] with the objects of `--context-scope scope` as
+/// contexts.
+fn analyze_scoped(dir: &Path, main: &str, variant: &str, kind: &str, scope: &str) -> String {
     let classes = root().join("fixtures/classes/contexts");
     let db = dir
-        .join(format!("{main}-{variant}-{kind}.db"))
+        .join(format!("{main}-{variant}-{kind}-{scope}.db"))
         .display()
         .to_string();
     refract(&[
@@ -51,6 +57,8 @@ fn analyze_main(dir: &Path, main: &str, variant: &str, kind: &str) -> String {
         variant,
         "--context",
         kind,
+        "--context-scope",
+        scope,
         "-q",
         "-o",
         &db,
@@ -627,29 +635,7 @@ fn every_variant_runs_with_contexts() {
             assert_eq!(count(&insensitive), count(&db), "{variant}, {kind}");
         }
         for kind in ["1-object", "2-object", "2-type"] {
-            let classes = root().join("fixtures/classes/contexts");
-            let db = dir
-                .path()
-                .join(format!("{variant}-{kind}-application.db"))
-                .display()
-                .to_string();
-            refract(&[
-                "analyze",
-                &classes.display().to_string(),
-                "--main",
-                "Contexts",
-                "--jdk",
-                "none",
-                "--reflection",
-                variant,
-                "--context",
-                kind,
-                "--context-scope",
-                "application",
-                "-q",
-                "-o",
-                &db,
-            ]);
+            let db = analyze_scoped(dir.path(), "Contexts", variant, kind, "application");
             assert_eq!(
                 count(&insensitive),
                 count(&db),
