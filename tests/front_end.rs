@@ -695,7 +695,7 @@ fn a_test_of_a_members_name_gives_it_a_filtered_variable_inside_the_branch() {
 /// method whose name it spells from a constant is listed with that
 /// constant: `setFontSize` from "font-size", `setXmlSpace` from "space"
 /// with "Xml", and nothing from `setHeight`, whose letters no constant
-/// of the program has.
+/// or member name of the program has.
 #[test]
 fn a_name_spelled_a_letter_at_a_time_names_the_members_of_constants() {
     let f = facts_of(&[fixture("reflection")]);
@@ -713,11 +713,16 @@ fn a_name_spelled_a_letter_at_a_time_names_the_members_of_constants() {
         .into_iter()
         .filter(|r| r.contains("Concatenated$Style"))
         .collect();
+    // The names of Style's fields are strings too (SameNames, in the same
+    // directory, looks members up by their metaobjects' names), and
+    // spell their setters as the constants do.
     assert_eq!(
         spelled,
         [
             format!("{site}\t\"font-size\"\t<Concatenated$Style: void setFontSize(int)>"),
+            format!("{site}\t\"fontSize\"\t<Concatenated$Style: void setFontSize(int)>"),
             format!("{site}\t\"space\"\t<Concatenated$Style: void setXmlSpace(int)>"),
+            format!("{site}\t\"xmlSpace\"\t<Concatenated$Style: void setXmlSpace(int)>"),
         ]
     );
 }
@@ -802,4 +807,42 @@ fn appends_behind_a_branch_or_in_a_loop_leave_only_the_known_start() {
             format!("{setter}/s@100\t{setter}/s@9"),
         ]
     );
+}
+
+/// A directory holding the classes of the `reflection` fixtures whose
+/// file names start with `prefix` (a fixture and its nested classes).
+fn reflection_classes(prefix: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(fixture("reflection")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name.starts_with(prefix) && name.ends_with(".class") {
+            std::fs::copy(&path, dir.path().join(&name)).unwrap();
+        }
+    }
+    dir
+}
+
+/// The names of members are strings (`stringMethod`, `stringField`) where
+/// an application method looks a member up by a name that a metaobject's
+/// `getName()` returned (`SameNames`): `"part"` and `"port"` name Impl's
+/// method and Copy's field though no constant holds them. A program that
+/// asks metaobjects for their names only to test them (`Beans`) gets no
+/// such strings: its `putPart` is no string.
+#[test]
+fn member_names_are_strings_where_a_lookup_takes_a_metaobjects_name() {
+    let same = reflection_classes("SameNames");
+    let f = facts_of(&[same.path().to_path_buf()]);
+    assert_eq!(
+        rows(&f, "stringMethod", "\"part\""),
+        ["\"part\"\t<SameNames$Impl: java.lang.String part(int)>"]
+    );
+    assert_eq!(
+        rows(&f, "stringField", "\"port\""),
+        ["\"port\"\t<SameNames$Copy: java.lang.String port>"]
+    );
+    assert!(rows(&f, "stringMethod", "<init>").is_empty());
+    let beans = reflection_classes("Beans");
+    let f = facts_of(&[beans.path().to_path_buf()]);
+    assert!(rows(&f, "stringMethod", "putPart").is_empty());
 }

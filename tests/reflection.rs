@@ -75,6 +75,7 @@ const IDIOMS: &[&str] = &[
     "Sinks",
     "Privileged",
     "ArgumentTypes",
+    "SameNames",
 ];
 
 /// The idioms that read the arrays of `getDeclaredMethods()` and
@@ -1258,7 +1259,7 @@ fn bad_specifications_and_roots_are_reported() {
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
          (classes with a main method: Annotated, ArgumentTypes, Arity, ArrayElements, Assumed, Beans, \
-         BoundHandles, Bundles, Callbacks, Casts, and 58 more)\n"
+         BoundHandles, Bundles, Callbacks, Casts, and 59 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),
@@ -1336,6 +1337,30 @@ fn java_base_db() -> &'static Path {
             &class_path,
             JAVA_BASE_GROUP,
             "points-to",
+            &["java.base"],
+        );
+        (dir, db)
+    });
+    db
+}
+
+/// The fixtures that share one analysis against java.base under `infer`
+/// (see `JAVA_BASE_GROUP`): names that strings complete, and names that
+/// metaobjects give.
+const INFER_JAVA_BASE_GROUP: &[&str] = &["Completed", "SameNames"];
+
+/// The database of `INFER_JAVA_BASE_GROUP` against java.base, made once
+/// per run of this file (see `java_base_db`).
+fn infer_java_base_db() -> &'static Path {
+    static DB: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    let (_, db) = DB.get_or_init(|| {
+        let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+        let classes = classes();
+        let db = analyze_mains(
+            dir.path(),
+            &[&classes],
+            INFER_JAVA_BASE_GROUP,
+            "infer",
             &["java.base"],
         );
         (dir, db)
@@ -3192,9 +3217,7 @@ fn assume_completes_what_each_level_does_not_trust() {
 /// the source of a name built from `main`'s arguments.
 #[test]
 fn names_completed_by_strings_against_java_base() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = analyze_against_java_base(dir.path(), "Completed", "infer");
-    let db = db.display().to_string();
+    let db = infer_java_base_db().display().to_string();
     let exported = refract(&["export", "targets", &db]);
     let at = |bci: &str| -> Vec<String> {
         let site = format!("Completed\tmain\t([Ljava/lang/String;)V\t{bci}\t");
@@ -3216,4 +3239,28 @@ fn names_completed_by_strings_against_java_base() {
     assert!(report.contains(typed), "{report}");
     let line = "Completed.main([Ljava/lang/String;)V @ 172 (line 46): the known text of a concatenation that reaches the name fits more names than the budget allows (200 classes, 5000 methods or fields), and names none of them";
     assert!(report.contains(line), "{report}");
+}
+
+/// Members found by the name of another metaobject (`SameNames`) against
+/// java.base, under `infer`: `Method.getName()` and `Field.getName()`
+/// give the name of each metaobject that reaches them, so the delegating
+/// lookup finds `Impl.greet()` (not its overload of other parameters, nor
+/// the other methods), the copier's lookup `Copy.host`, and the canonical
+/// name of a top-level class loads it, of a nested one nothing: the JDK's
+/// own code for `getName()` adds no target.
+#[test]
+fn members_found_by_other_metaobjects_names_against_java_base() {
+    let exported = refract(&[
+        "export",
+        "targets",
+        &infer_java_base_db().display().to_string(),
+    ]);
+    let own: Vec<&str> = (exported.lines())
+        .filter(|l| l.starts_with("SameNames\t"))
+        .collect();
+    let want =
+        std::fs::read_to_string(root().join("tests/expected/reflection/SameNames.infer.tsv"))
+            .unwrap();
+    let want: Vec<&str> = want.lines().skip(1).collect();
+    assert_eq!(own, want, "{exported}");
 }

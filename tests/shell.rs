@@ -246,7 +246,7 @@ fn plain_names_resolve_when_unambiguous_and_errors_suggest_names() {
         "error: <stdin>:3:7: \"r.Upper\" is not in the map of domain H: it may mean the string \
          constant \"\\\"r.Upper\\\"\" or the class object \"<class r.Upper>\"; write one of them\n\
          error: <stdin>:4:7: \"Uppe\" is not in the map of domain H (names that contain it: \
-         \"r.Upper\", <class r.Upper>, <class r.Upper[]>)\n"
+         \"r.Upper\", \"loadUpper\", <class r.Upper>)\n"
     );
 }
 

@@ -167,6 +167,9 @@ pub struct FactsBuilder {
     input_heaps: FxHashMap<InputObject, u32>,
     /// The application's methods (`applicationMethod`), by id.
     application_methods: FxHashSet<u32>,
+    /// Whether an application method looks a member up by a name that a
+    /// metaobject's `getName()` returned ([`looks_up_by_member_name`]).
+    member_name_lookups: bool,
     /// The parameter lists (`N`) whose types are recorded
     /// (`paramsArity`, `paramsType`).
     parameter_lists: FxHashSet<u32>,
@@ -273,6 +276,7 @@ impl FactsBuilder {
             class_heaps: FxHashMap::default(),
             input_heaps: FxHashMap::default(),
             application_methods: FxHashSet::default(),
+            member_name_lookups: false,
             parameter_lists: FxHashSet::default(),
             exception_heaps: FxHashMap::default(),
             vars: vec![(u32::MAX, "<global>".into())],
@@ -979,6 +983,9 @@ impl FactsBuilder {
         }
         self.emit_method_interface(m, ir, base);
         self.emit_command_line(m, ir, base);
+        if !self.member_name_lookups && self.is_application_method(m) {
+            self.member_name_lookups = looks_up_by_member_name(ir);
+        }
         self.add(R::Mthr, &[m, base + ir.thrown]);
         let lengths = ir.array_lengths();
         let mut body = Body {
@@ -1677,6 +1684,9 @@ impl FactsBuilder {
             let name = self.types.name(t).to_string();
             self.class_heap(&name);
         }
+        if self.member_name_lookups {
+            self.member_name_strings();
+        }
         // Strings that name types, methods and fields.
         let mut by_method_name: FxHashMap<String, Vec<u32>> = FxHashMap::default();
         for c in self.hierarchy.names() {
@@ -1726,6 +1736,40 @@ impl FactsBuilder {
         self.name_resources();
         super::partial_names::match_partial_names(self);
         super::locale_variants::list_locale_variants(self);
+    }
+
+    /// A string for the name of every method (but constructors and class
+    /// initialisers) and field of the class path, as the JVM interns the
+    /// names that `Method.getName()` and `Field.getName()` return: the
+    /// analysis gives them as those calls' results
+    /// (`queries/reflection-infer.dl`), and `stringMethod` and
+    /// `stringField` (below) say which members each names. Made only where
+    /// an application method looks a member up by such a name
+    /// ([`looks_up_by_member_name`]): the JDK's 97,000 names of members
+    /// cost the quick start (Invoke against JDK 17, `infer`) 3.3% of its
+    /// time where they were made whenever the application called
+    /// `getName()` (`farm-bench -n 2`, 1.025-1.040), and only the
+    /// application's lookups read them. In name order, so that their
+    /// numbers do not depend on hashing.
+    fn member_name_strings(&mut self) {
+        let mut names: Vec<String> = Vec::new();
+        for c in self.hierarchy.names() {
+            if let Some(cn) = self.hierarchy.get(c) {
+                let methods = cn.methods.iter().map(|m| &m.name);
+                let fields = cn.fields.iter().map(|f| &f.name);
+                names.extend(
+                    methods
+                        .chain(fields)
+                        .filter(|n| !n.starts_with('<'))
+                        .cloned(),
+                );
+            }
+        }
+        names.sort_unstable();
+        names.dedup();
+        for name in names {
+            self.string_heap(&name);
+        }
     }
 
     /// The objects reflection creates: one per concrete class (what
@@ -2016,6 +2060,51 @@ fn result_calls(ir: &MethodIr, v: Var) -> impl Iterator<Item = &MemberRef> {
     ir.stmts.iter().filter_map(move |s| match s {
         Stmt::Invoke(inv) if inv.result == Some(v) => Some(&inv.target),
         _ => None,
+    })
+}
+
+/// Whether `ir` looks a member up by name (`Class.getMethod` and the
+/// like) with a name that a metaobject's `getName()` returned in it
+/// ([`super::reflection_api::MEMBER_NAME_CALLS`]), directly or through
+/// copies: `target.getClass().getMethod(m.getName(),
+/// m.getParameterTypes())`.
+fn looks_up_by_member_name(ir: &MethodIr) -> bool {
+    let calls = |t: &MemberRef, sigs: &[&str]| {
+        method_desc(&t.desc)
+            .is_some_and(|d| sigs.contains(&method_signature(&t.class, &t.name, &d).as_str()))
+    };
+    let mut names: FxHashSet<Var> = (ir.stmts.iter())
+        .filter_map(|s| match s {
+            Stmt::Invoke(inv) if calls(&inv.target, super::reflection_api::MEMBER_NAME_CALLS) => {
+                inv.result
+            }
+            _ => None,
+        })
+        .collect();
+    if names.is_empty() {
+        return false;
+    }
+    loop {
+        let before = names.len();
+        for s in &ir.stmts {
+            if let Stmt::Assign { dst, src } = s {
+                if names.contains(src) {
+                    names.insert(*dst);
+                }
+            }
+        }
+        if names.len() == before {
+            break;
+        }
+    }
+    let lookups: Vec<&str> = (super::reflection_api::GET_METHOD.iter())
+        .chain(super::reflection_api::GET_FIELD)
+        .map(|x| x.0)
+        .collect();
+    ir.stmts.iter().any(|s| {
+        matches!(s, Stmt::Invoke(inv)
+            if calls(&inv.target, &lookups)
+                && inv.args.first().copied().flatten().is_some_and(|v| names.contains(&v)))
     })
 }
 

@@ -126,6 +126,19 @@ pub const METAOBJECT_NAMES: &[(&str, &str)] = &[
     ("java.lang.reflect.Parameter", "getName"),
 ];
 
+/// The calls that return a member's name, by signature: at the
+/// application's calls, `queries/reflection-infer.dl` (`memberNameApi`)
+/// gives them the name of each real metaobject that reaches them, as a
+/// string the front end makes for every member's name when an
+/// application method looks a member up by such a name (`stringMethod`,
+/// `stringField`).
+pub const MEMBER_NAME_CALLS: &[&str] = &[
+    "<java.lang.reflect.Method: java.lang.String getName()>",
+    "<java.lang.reflect.Field: java.lang.String getName()>",
+    "<java.lang.reflect.Member: java.lang.String getName()>",
+    "<java.lang.reflect.Executable: java.lang.String getName()>",
+];
+
 /// The calls that return a class's name: `getName()` and
 /// `getTypeName()` its binary name (`a.B$C`; the two differ for arrays
 /// only), `getSimpleName()` its simple name (`C`). A name built from one
