@@ -104,6 +104,25 @@ fn facts_rejects_missing_inputs_and_bad_jdks() {
     let err = String::from_utf8(r.stderr).unwrap();
     assert!(err.contains("has no jmods directory"), "{err}");
     assert!(!dir.path().join("x.db").exists());
+    // A jmods directory without a .jmod file says so.
+    std::fs::create_dir(dir.path().join("jmods")).unwrap();
+    let r = refract()
+        .args(["facts", &fixture("basic"), "--jdk"])
+        .arg(dir.path())
+        .arg("-o")
+        .arg(dir.path().join("x.db"))
+        .output()
+        .unwrap();
+    assert_eq!(r.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(r.stderr).unwrap(),
+        format!(
+            "error: {}/jmods holds no .jmod file; pass --jdk PATH to a JDK whose jmods \
+             directory has them, or use --jdk none\n",
+            dir.path().display()
+        )
+    );
+    assert!(!dir.path().join("x.db").exists());
     // A usage error is exit code 2.
     let r = refract().args(["facts", "-o", "x"]).output().unwrap();
     assert_eq!(r.status.code(), Some(2));

@@ -39,6 +39,12 @@ pub enum JdkError {
          (Debian: openjdk-17-jdk), pass --jdk PATH to one that has jmods, or use --jdk none"
     )]
     NoJmods(PathBuf),
+    /// The JDK's jmods directory holds no `.jmod` file.
+    #[error(
+        "{0} holds no .jmod file; pass --jdk PATH to a JDK whose jmods directory has them, \
+         or use --jdk none"
+    )]
+    EmptyJmods(PathBuf),
 }
 
 /// The `.jmod` files of the chosen JDK, sorted by name, with java.base
@@ -61,7 +67,7 @@ pub fn jmods(choice: &JdkChoice) -> Result<Vec<PathBuf>, JdkError> {
         .filter(|p| p.extension().is_some_and(|x| x == "jmod"))
         .collect();
     if files.is_empty() {
-        return Err(JdkError::NoJmods(home));
+        return Err(JdkError::EmptyJmods(dir));
     }
     files.sort_by_key(|p| {
         (
