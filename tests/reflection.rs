@@ -958,13 +958,14 @@ fn a_setter_named_by_a_fields_name_resolves_to_that_fields_setter() {
 /// names r.MessagesHelper, the companion of the Class objects that reach
 /// `kind` (r.Counter has none), and `"r." + local.getSimpleName() +
 /// "er"` names r.Upper by the simple name of a nested class, not the
-/// r.Counter, r.Lower and r.MessagesHelper that the known text fits.
+/// r.Counter, r.Lower and r.MessagesHelper that the known text fits;
+/// `messages.getCanonicalName() + "Helper"` names r.MessagesHelper too.
 /// The static edges at the traced run's sites are exactly its own
 /// (tests/data/traces/ClassNames.tsv), and the front end lists the
 /// classes each class's name completes the concatenations into.
 #[test]
 fn a_class_named_by_another_classs_name_resolves_to_that_class() {
-    let targets = assert_static_edges_are_the_traced("ClassNames", "infer", 3);
+    let targets = assert_static_edges_are_the_traced("ClassNames", "infer", 4);
     assert!(!targets.contains("r.Lower") && !targets.contains("r.Counter"));
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("names.db");

@@ -141,13 +141,20 @@ pub const MEMBER_NAME_CALLS: &[&str] = &[
 
 /// The calls that return a class's name: `getName()` and
 /// `getTypeName()` its binary name (`a.B$C`; the two differ for arrays
-/// only), `getSimpleName()` its simple name (`C`). A name built from one
+/// only), `getSimpleName()` its simple name (`C`), `getCanonicalName()`
+/// its binary name for a top-level class (`a.B.C` for a nested one,
+/// which the analysis leaves out). A name built from one
 /// (`type.getName() + "BeanInfo"`) is completed by the Class objects
 /// that reach the call (`completesTypeByName`,
 /// `completesTypeBySimpleName`), whatever the call returns in the
 /// points-to analysis. Each is a method of `java.lang.Class` of
 /// descriptor `()Ljava/lang/String;`.
-pub const CLASS_NAMES: &[&str] = &["getName", "getTypeName", "getSimpleName"];
+pub const CLASS_NAMES: &[&str] = &[
+    "getName",
+    "getTypeName",
+    "getSimpleName",
+    "getCanonicalName",
+];
 
 /// Where strings from outside the program enter: specification points.
 pub const STRING_SOURCES: &[&str] = &[

@@ -444,8 +444,9 @@ pub struct Completion {
     /// Whether the source's text stands whole in the name; otherwise the
     /// name spells its letters.
     pub whole: bool,
-    /// Whether the source is what `Class.getName()`, `getTypeName()` or
-    /// `getSimpleName()` returns: set by the facts' extraction, which
+    /// Whether the source is what `Class.getName()`, `getTypeName()`,
+    /// `getSimpleName()` or `getCanonicalName()` returns: set by the
+    /// facts' extraction, which
     /// knows those calls (`reflection_api::CLASS_NAMES`).
     pub class_name: bool,
 }
