@@ -93,36 +93,31 @@ fn facts_rejects_missing_inputs_and_bad_jdks() {
         String::from_utf8(r.stderr).unwrap(),
         "error: no/such.jar: no such file or directory\n"
     );
-    let r = refract()
-        .args(["facts", &fixture("basic"), "--jdk"])
-        .arg(dir.path())
-        .arg("-o")
-        .arg(dir.path().join("x.db"))
-        .output()
-        .unwrap();
-    assert_eq!(r.status.code(), Some(1));
-    let err = String::from_utf8(r.stderr).unwrap();
+    // The directory itself as the JDK: exit 1, and no database.
+    let with_dir_as_jdk = || {
+        let r = refract()
+            .args(["facts", &fixture("basic"), "--jdk"])
+            .arg(dir.path())
+            .arg("-o")
+            .arg(dir.path().join("x.db"))
+            .output()
+            .unwrap();
+        assert_eq!(r.status.code(), Some(1));
+        assert!(!dir.path().join("x.db").exists());
+        String::from_utf8(r.stderr).unwrap()
+    };
+    let err = with_dir_as_jdk();
     assert!(err.contains("has no jmods directory"), "{err}");
-    assert!(!dir.path().join("x.db").exists());
     // A jmods directory without a .jmod file says so.
     std::fs::create_dir(dir.path().join("jmods")).unwrap();
-    let r = refract()
-        .args(["facts", &fixture("basic"), "--jdk"])
-        .arg(dir.path())
-        .arg("-o")
-        .arg(dir.path().join("x.db"))
-        .output()
-        .unwrap();
-    assert_eq!(r.status.code(), Some(1));
     assert_eq!(
-        String::from_utf8(r.stderr).unwrap(),
+        with_dir_as_jdk(),
         format!(
             "error: {}/jmods holds no .jmod file; pass --jdk PATH to a JDK whose jmods \
              directory has them, or use --jdk none\n",
             dir.path().display()
         )
     );
-    assert!(!dir.path().join("x.db").exists());
     // A usage error is exit code 2.
     let r = refract().args(["facts", "-o", "x"]).output().unwrap();
     assert_eq!(r.status.code(), Some(2));
