@@ -826,7 +826,8 @@ fn reflection_classes(prefix: &str) -> tempfile::TempDir {
 /// The names of members are strings (`stringMethod`, `stringField`) where
 /// an application method looks a member up by a name that a metaobject's
 /// `getName()` returned (`SameNames`): `"part"` and `"port"` name Impl's
-/// method and Copy's field though no constant holds them. A program that
+/// method and Copy's field though no constant holds them, and so does a
+/// handle's lookup by such a name (`SameHandles`). A program that
 /// asks metaobjects for their names only to test them (`Beans`) gets no
 /// such strings: its `putPart` is no string.
 #[test]
@@ -842,6 +843,14 @@ fn member_names_are_strings_where_a_lookup_takes_a_metaobjects_name() {
         ["\"port\"\t<SameNames$Copy: java.lang.String port>"]
     );
     assert!(rows(&f, "stringMethod", "<init>").is_empty());
+    // A handle found by a metaobject's name (`SameHandles`:
+    // `findVirtual(Target.class, named.getName(), type)`) makes them too.
+    let handles = reflection_classes("SameHandles");
+    let f = facts_of(&[handles.path().to_path_buf()]);
+    assert_eq!(
+        rows(&f, "stringMethod", "\"title\""),
+        ["\"title\"\t<SameHandles$Target: java.lang.String title()>"]
+    );
     let beans = reflection_classes("Beans");
     let f = facts_of(&[beans.path().to_path_buf()]);
     assert!(rows(&f, "stringMethod", "putPart").is_empty());

@@ -76,6 +76,7 @@ const IDIOMS: &[&str] = &[
     "Privileged",
     "ArgumentTypes",
     "SameNames",
+    "SameHandles",
 ];
 
 /// The idioms that read the arrays of `getDeclaredMethods()` and
@@ -1260,7 +1261,7 @@ fn bad_specifications_and_roots_are_reported() {
         missing_main("NoSuch"),
         "error: --main NoSuch: the class path has no method <NoSuch: void main(java.lang.String[])> \
          (classes with a main method: Annotated, ArgumentTypes, Arity, ArrayElements, Assumed, Beans, \
-         BoundHandles, Bundles, Callbacks, Casts, and 59 more)\n"
+         BoundHandles, Bundles, Callbacks, Casts, and 60 more)\n"
     );
     assert_eq!(
         missing_main("invoke"),

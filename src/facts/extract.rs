@@ -2063,21 +2063,25 @@ fn result_calls(ir: &MethodIr, v: Var) -> impl Iterator<Item = &MemberRef> {
     })
 }
 
-/// Whether `ir` looks a member up by name (`Class.getMethod` and the
-/// like) with a name that a metaobject's `getName()` returned in it
+/// Whether `ir` looks a member up by name (`Class.getMethod`,
+/// `getField`, `Lookup.findVirtual`, `findVarHandle`,
+/// `AtomicReferenceFieldUpdater.newUpdater` and the like: the lookup's
+/// first `String` parameter is the name) with a name that a metaobject's
+/// `getName()` returned in it
 /// ([`super::reflection_api::MEMBER_NAME_CALLS`]), directly or through
 /// copies: `target.getClass().getMethod(m.getName(),
 /// m.getParameterTypes())`.
 fn looks_up_by_member_name(ir: &MethodIr) -> bool {
-    let calls = |t: &MemberRef, sigs: &[&str]| {
-        method_desc(&t.desc)
-            .is_some_and(|d| sigs.contains(&method_signature(&t.class, &t.name, &d).as_str()))
+    use super::reflection_api as api;
+    let signature = |t: &MemberRef| {
+        let desc = method_desc(&t.desc)?;
+        Some((method_signature(&t.class, &t.name, &desc), desc))
     };
     let mut names: FxHashSet<Var> = (ir.stmts.iter())
         .filter_map(|s| match s {
-            Stmt::Invoke(inv) if calls(&inv.target, super::reflection_api::MEMBER_NAME_CALLS) => {
-                inv.result
-            }
+            Stmt::Invoke(inv) => signature(&inv.target)
+                .filter(|(sig, _)| api::MEMBER_NAME_CALLS.contains(&sig.as_str()))
+                .and(inv.result),
             _ => None,
         })
         .collect();
@@ -2097,14 +2101,28 @@ fn looks_up_by_member_name(ir: &MethodIr) -> bool {
             break;
         }
     }
-    let lookups: Vec<&str> = (super::reflection_api::GET_METHOD.iter())
-        .chain(super::reflection_api::GET_FIELD)
+    let lookups: Vec<&str> = (api::GET_METHOD.iter().chain(api::GET_FIELD))
         .map(|x| x.0)
+        .chain(
+            api::HANDLE_LOOKUPS
+                .iter()
+                .chain(api::VAR_HANDLE_LOOKUPS)
+                .map(|x| x.1),
+        )
+        .chain([api::FIELD_UPDATER_NEW])
         .collect();
     ir.stmts.iter().any(|s| {
-        matches!(s, Stmt::Invoke(inv)
-            if calls(&inv.target, &lookups)
-                && inv.args.first().copied().flatten().is_some_and(|v| names.contains(&v)))
+        let Stmt::Invoke(inv) = s else {
+            return false;
+        };
+        let Some((sig, desc)) = signature(&inv.target) else {
+            return false;
+        };
+        let name = desc.params.iter().position(|p| p == "java.lang.String");
+        lookups.contains(&sig.as_str())
+            && name
+                .and_then(|k| inv.args.get(k).copied().flatten())
+                .is_some_and(|v| names.contains(&v))
     })
 }
 
