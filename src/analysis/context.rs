@@ -65,6 +65,15 @@ impl Context {
         }
     }
 
+    /// Whether this kind's contexts are objects or their classes, among
+    /// which `--context-scope` chooses.
+    pub fn has_object_elements(self) -> bool {
+        matches!(
+            self,
+            Context::OneObject | Context::TwoObject | Context::TwoType
+        )
+    }
+
     /// The flow rules of this kind: its file in `queries/contexts/`.
     pub fn rule_file(self) -> (&'static str, &'static str) {
         match self {
@@ -111,10 +120,7 @@ impl ContextScope {
     /// calls on the other objects, which every object's being a context
     /// leaves empty.
     pub fn rule_files(self, context: Context) -> Vec<(&'static str, &'static str)> {
-        if !matches!(
-            context,
-            Context::OneObject | Context::TwoObject | Context::TwoType
-        ) {
+        if !context.has_object_elements() {
             return Vec::new();
         }
         let mut files = vec![match self {

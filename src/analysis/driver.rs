@@ -664,9 +664,7 @@ fn record_options(
     if opts.context != super::Context::Insensitive {
         manifest.option("context", opts.context.name());
     }
-    if !opts.context_scope.rule_files(opts.context).is_empty()
-        && opts.context_scope != super::ContextScope::All
-    {
+    if opts.context.has_object_elements() && opts.context_scope != super::ContextScope::All {
         manifest.option("context-scope", opts.context_scope.name());
     }
     if opts.member_arrays {

@@ -44,7 +44,7 @@ pub fn run_analyze(a: AnalyzeArgs) -> Result<()> {
         bail!("--probe weakens infer's inference; it needs --reflection infer");
     }
     let scope = a.options.context_scope;
-    if scope != ContextScope::All && scope.rule_files(a.options.context).is_empty() {
+    if scope != ContextScope::All && !a.options.context.has_object_elements() {
         bail!(
             "--context-scope {scope} chooses among objects; it needs --context 1-object, 2-object or 2-type, not {}",
             a.options.context

@@ -1684,9 +1684,6 @@ impl FactsBuilder {
             let name = self.types.name(t).to_string();
             self.class_heap(&name);
         }
-        if self.member_name_lookups {
-            self.member_name_strings();
-        }
         // Strings that name types, methods and fields.
         let mut by_method_name: FxHashMap<String, Vec<u32>> = FxHashMap::default();
         for c in self.hierarchy.names() {
@@ -1703,6 +1700,9 @@ impl FactsBuilder {
                     by_field_name.entry(f.name.clone()).or_default().push(f.id);
                 }
             }
+        }
+        if self.member_name_lookups {
+            self.member_name_strings(by_method_name.keys().chain(by_field_name.keys()));
         }
         let mut strings: Vec<(String, u32)> = self
             .string_heaps
@@ -1738,12 +1738,12 @@ impl FactsBuilder {
         super::locale_variants::list_locale_variants(self);
     }
 
-    /// A string for the name of every method (but constructors and class
-    /// initialisers) and field of the class path, as the JVM interns the
-    /// names that `Method.getName()` and `Field.getName()` return: the
-    /// analysis gives them as those calls' results
+    /// A string for each of `names`, the names of the class path's methods
+    /// and fields (but constructors and class initialisers), as the JVM
+    /// interns the names that `Method.getName()` and `Field.getName()`
+    /// return: the analysis gives them as those calls' results
     /// (`queries/reflection-infer.dl`), and `stringMethod` and
-    /// `stringField` (below) say which members each names. Made only where
+    /// `stringField` say which members each names. Made only where
     /// an application method looks a member up by such a name
     /// ([`looks_up_by_member_name`]): the JDK's 97,000 names of members
     /// cost the quick start (Invoke against JDK 17, `infer`) 3.3% of its
@@ -1751,24 +1751,12 @@ impl FactsBuilder {
     /// `getName()` (`farm-bench -n 2`, 1.025-1.040), and only the
     /// application's lookups read them. In name order, so that their
     /// numbers do not depend on hashing.
-    fn member_name_strings(&mut self) {
-        let mut names: Vec<String> = Vec::new();
-        for c in self.hierarchy.names() {
-            if let Some(cn) = self.hierarchy.get(c) {
-                let methods = cn.methods.iter().map(|m| &m.name);
-                let fields = cn.fields.iter().map(|f| &f.name);
-                names.extend(
-                    methods
-                        .chain(fields)
-                        .filter(|n| !n.starts_with('<'))
-                        .cloned(),
-                );
-            }
-        }
+    fn member_name_strings<'a>(&mut self, names: impl Iterator<Item = &'a String>) {
+        let mut names: Vec<&String> = names.filter(|n| !n.starts_with('<')).collect();
         names.sort_unstable();
         names.dedup();
         for name in names {
-            self.string_heap(&name);
+            self.string_heap(name);
         }
     }
 
@@ -2073,17 +2061,20 @@ fn result_calls(ir: &MethodIr, v: Var) -> impl Iterator<Item = &MemberRef> {
 /// m.getParameterTypes())`.
 fn looks_up_by_member_name(ir: &MethodIr) -> bool {
     use super::reflection_api as api;
-    let signature = |t: &MemberRef| {
-        let desc = method_desc(&t.desc)?;
-        Some((method_signature(&t.class, &t.name, &desc), desc))
-    };
-    let mut names: FxHashSet<Var> = (ir.stmts.iter())
+    // The calls, each with its signature and descriptor, parsed once.
+    let calls: Vec<(&Invoke, String, MethodDesc)> = (ir.stmts.iter())
         .filter_map(|s| match s {
-            Stmt::Invoke(inv) => signature(&inv.target)
-                .filter(|(sig, _)| api::MEMBER_NAME_CALLS.contains(&sig.as_str()))
-                .and(inv.result),
+            Stmt::Invoke(inv) => {
+                let t = &inv.target;
+                let desc = method_desc(&t.desc)?;
+                Some((inv, method_signature(&t.class, &t.name, &desc), desc))
+            }
             _ => None,
         })
+        .collect();
+    let mut names: FxHashSet<Var> = (calls.iter())
+        .filter(|(_, sig, _)| api::MEMBER_NAME_CALLS.contains(&sig.as_str()))
+        .filter_map(|(inv, _, _)| inv.result)
         .collect();
     if names.is_empty() {
         return false;
@@ -2111,13 +2102,7 @@ fn looks_up_by_member_name(ir: &MethodIr) -> bool {
         )
         .chain([api::FIELD_UPDATER_NEW])
         .collect();
-    ir.stmts.iter().any(|s| {
-        let Stmt::Invoke(inv) = s else {
-            return false;
-        };
-        let Some((sig, desc)) = signature(&inv.target) else {
-            return false;
-        };
+    calls.iter().any(|(inv, sig, desc)| {
         let name = desc.params.iter().position(|p| p == "java.lang.String");
         lookups.contains(&sig.as_str())
             && name

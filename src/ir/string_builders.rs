@@ -446,8 +446,8 @@ pub struct Completion {
     pub whole: bool,
     /// Whether the source is what `Class.getName()`, `getTypeName()`,
     /// `getSimpleName()` or `getCanonicalName()` returns: set by the
-    /// facts' extraction, which
-    /// knows those calls (`reflection_api::CLASS_NAMES`).
+    /// facts' extraction, which knows those calls
+    /// (`reflection_api::CLASS_NAMES`).
     pub class_name: bool,
 }
 
