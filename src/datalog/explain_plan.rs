@@ -45,7 +45,7 @@ pub fn explain_plans(prog: &Program, layout: &Layout) -> super::error::Result<St
                 );
                 continue;
             }
-            let plan = plan_rule(prog, layout, ri, &dynamic, &HashSet::new());
+            let plan = plan_rule(prog, layout, ri, &dynamic, &HashSet::new(), &HashSet::new());
             describe(prog, layout, &plan, &mut out);
         }
     }

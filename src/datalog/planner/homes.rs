@@ -5,7 +5,10 @@
 //! search that prefers no rename, then order-preserving renames (linear
 //! time), and avoids general permutations, weighting subgoals that are
 //! re-read in every iteration, and, in recursive rules, keeping static
-//! subgoals in the layout their relations declare.
+//! subgoals in the layout their relations declare. A large static
+//! relation (a million nodes or more) weighs most: its renamed copy would
+//! be kept while the solve reads it, and the deltas, the head and the
+//! small subgoals that move instead are smaller.
 
 use super::super::program::{Atom, Literal, Program, RelId, Rule, Term, VarId};
 use crate::bdd::{InstanceId, Layout};
@@ -34,9 +37,10 @@ pub(super) fn choose_homes(
     layout: &Layout,
     rule: &Rule,
     dynamic: &HashSet<RelId>,
+    large: &HashSet<RelId>,
 ) -> Homes {
     let n = rule.vars.len();
-    let (sites, used) = rename_sites(prog, layout, rule, dynamic);
+    let (sites, used) = rename_sites(prog, layout, rule, dynamic, large);
     let vars: Vec<VarId> = (0..n).filter(|&v| used[v]).collect();
     let cands = candidates(layout, rule, &sites, &vars);
     let cost = |homes: &[Option<InstanceId>]| -> u64 {
@@ -64,6 +68,7 @@ fn rename_sites(
     layout: &Layout,
     rule: &Rule,
     dynamic: &HashSet<RelId>,
+    large: &HashSet<RelId>,
 ) -> (Vec<RenameSite>, Vec<bool>) {
     let inst_of =
         |rel: RelId, k: usize| -> InstanceId { prog.relations[rel].attrs[k].instance_in(layout) };
@@ -99,6 +104,9 @@ fn rename_sites(
             Literal::Pos(a) => {
                 let w = match (dynamic.contains(&a.rel), recursive_rule) {
                     (true, _) => 8,
+                    // Twice a dynamic subgoal: its copy would outweigh
+                    // the deltas and fulls renamed instead.
+                    _ if large.contains(&a.rel) => 16,
                     (false, true) => 5,
                     (false, false) => 1,
                 };

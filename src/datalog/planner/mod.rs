@@ -179,20 +179,23 @@ impl RulePlan {
 }
 
 /// Compiles rule `ri`; relations in `dynamic` are those of the stratum being
-/// evaluated, and those in `empty` relations of earlier strata known to be
+/// evaluated, those in `empty` relations of earlier strata known to be
 /// empty (their negations are dropped, and a rule that reads one derives
-/// nothing: [`normalize::without_empty`]).
+/// nothing: [`normalize::without_empty`]), and those in `large` static
+/// relations whose renamed copies would be large (the homes avoid
+/// renaming them: [`homes::choose_homes`]).
 pub fn plan_rule(
     prog: &Program,
     layout: &Layout,
     ri: usize,
     dynamic: &HashSet<RelId>,
     empty: &HashSet<RelId>,
+    large: &HashSet<RelId>,
 ) -> RulePlan {
     let (norm, satisfiable) = normalize::normalize(&prog.rules[ri]);
     let (norm, fires) = normalize::without_empty(norm, empty);
     let satisfiable = satisfiable && fires;
-    let (homes, rename_cost) = homes::choose_homes(prog, layout, &norm, dynamic);
+    let (homes, rename_cost) = homes::choose_homes(prog, layout, &norm, dynamic, large);
     let uses = normalize::use_counts(&norm);
     let mut atoms = Vec::new();
     let mut negs = Vec::new();
@@ -250,5 +253,42 @@ pub fn plan_rule(
         head,
         homes,
         rename_cost,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::datalog::parser::parse_str;
+    use crate::datalog::resolve::resolve;
+    use crate::datalog::solver::Solver;
+    use std::path::Path;
+
+    /// A subgoal over a large static relation keeps its layout where the
+    /// small subgoal and the head can move instead; a small one moves,
+    /// as the cheaper single rename.
+    #[test]
+    fn large_static_relations_are_not_renamed_where_others_can_move() {
+        let text = "V 16\nH 16\n\
+                    big (v:V1, h:H0) input\n\
+                    small (v:V0) input\n\
+                    out (v:V0, h:H0) output\n\
+                    out(v, h) :- small(v), big(v, h).\n";
+        let prog = resolve(&parse_str(text, "homes.dl", Path::new(".")).unwrap()).unwrap();
+        let solver = Solver::new(prog).unwrap();
+        let (prog, layout) = (&solver.prog, &solver.layout);
+        let big = prog.relation_id("big").unwrap();
+        let none = HashSet::new();
+        let renamed = |large: &HashSet<RelId>| -> Vec<(String, bool)> {
+            let plan = plan_rule(prog, layout, 0, &none, &none, large);
+            (plan.atoms.iter())
+                .map(|a| (prog.relations[a.rel].name.clone(), !a.rename.is_empty()))
+                .collect()
+        };
+        let moved = |v: &[(String, bool)], name: &str| v.iter().any(|(n, m)| n == name && *m);
+        let plain = renamed(&none);
+        assert!(moved(&plain, "big") && !moved(&plain, "small"), "{plain:?}");
+        let kept = renamed(&HashSet::from([big]));
+        assert!(!moved(&kept, "big") && moved(&kept, "small"), "{kept:?}");
     }
 }
