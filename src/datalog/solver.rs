@@ -1150,9 +1150,9 @@ fn record_rule(stats: &mut SolveStats, rule: usize, result: &Bdd, dt: Duration) 
 /// Static relations of at least this many nodes are large to the planner
 /// ([`plan_rule`]'s `large`): it renames them into a rule's homes only
 /// where renaming the other subgoals and the head would cost more. Their
-/// renamed copies are kept while a stratum still reads them (`PreparedAtoms`),
-/// where the
-/// other renames are of small or passing BDDs. In the quick start
+/// renamed copies are kept while a stratum still reads them
+/// (`PreparedAtoms`), where the other renames are of small or passing
+/// BDDs. In the quick start
 /// (Invoke against the whole JDK 17, `casts`), the copies kept at the end
 /// of the main stratum went from 47.4 to 42.1 million nodes, and the peak
 /// from 2,667 to 2,590 MiB, at 0.981 of the time (0.955–1.006;
