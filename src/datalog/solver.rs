@@ -325,8 +325,8 @@ impl Solver {
 
     /// Tells the observers (the user's, and the trace's under `--trace`)
     /// that an iteration of stratum `index` ended, with the relations
-    /// that grew (`merged`: relation, new tuples, next full version) and
-    /// where its time went.
+    /// that grew (of `relations`, those whose `versions` hold a delta;
+    /// their full versions are merged) and where its time went.
     fn report_iteration(
         &self,
         index: usize,
