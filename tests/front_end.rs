@@ -827,7 +827,8 @@ fn reflection_classes(prefix: &str) -> tempfile::TempDir {
 /// an application method looks a member up by a name that a metaobject's
 /// `getName()` returned (`SameNames`): `"part"` and `"port"` name Impl's
 /// method and Copy's field though no constant holds them, and so does a
-/// handle's lookup by such a name (`SameHandles`). A program that
+/// handle's lookup by such a name (`SameHandles`), and `"set" +
+/// getter.getName().substring(3)` names the getter's setter. A program that
 /// asks metaobjects for their names only to test them (`Beans`) gets no
 /// such strings: its `putPart` is no string.
 #[test]
@@ -843,6 +844,20 @@ fn member_names_are_strings_where_a_lookup_takes_a_metaobjects_name() {
         ["\"port\"\t<SameNames$Copy: java.lang.String port>"]
     );
     assert!(rows(&f, "stringMethod", "<init>").is_empty());
+    // A name past its first three letters completes `"set" + ...` into a
+    // setter: `getLabel` (and `setLabel` itself) into `setLabel`, and
+    // `getOther` into `setOther`. The analysis joins the rows with the
+    // names that reach the call.
+    let concat = "<SameNames: void main(java.lang.String[])>[255@L110] concat";
+    assert_eq!(
+        rows(&f, "completesMethod", concat),
+        [
+            format!("{concat}\t\"getLabel\"\t<SameNames$Pair: void setLabel(java.lang.String)>"),
+            format!("{concat}\t\"getOther\"\t<SameNames$Pair: void setOther(java.lang.String)>"),
+            format!("{concat}\t\"setLabel\"\t<SameNames$Pair: void setLabel(java.lang.String)>"),
+            format!("{concat}\t\"setOther\"\t<SameNames$Pair: void setOther(java.lang.String)>"),
+        ]
+    );
     // A handle found by a metaobject's name (`SameHandles`:
     // `findVirtual(Target.class, named.getName(), type)`) makes them too.
     let handles = reflection_classes("SameHandles");

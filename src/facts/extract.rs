@@ -937,14 +937,22 @@ impl FactsBuilder {
     /// (every method of the JDK under `--jdk none`), or the name of a
     /// metaobject ([`super::reflection_api::METAOBJECT_NAMES`]). Such a
     /// string cannot complete a name: a concatenation of it keeps its
-    /// known text alone (see `completedBy`).
+    /// known text alone (see `completedBy`). The names of methods and
+    /// fields are the exception: the analysis gives them at the
+    /// application's calls ([`super::reflection_api::MEMBER_NAME_CALLS`]),
+    /// and `"set" + getter.getName().substring(3)` names the setter.
     fn opaque_result(&self, ir: &MethodIr, v: Var) -> bool {
+        use super::reflection_api as api;
         result_calls(ir, v).any(|t| {
             let named = |&(class, name): &(&str, &str)| {
                 t.class == class && t.name == name && t.desc == "()Ljava/lang/String;"
             };
-            super::reflection_api::METAOBJECT_NAMES.iter().any(named)
-                || (self.hierarchy.resolve_method(&t.class, &t.name, &t.desc)).is_none()
+            let sig = format!("<{}: java.lang.String {}()>", t.class, t.name);
+            let member_name =
+                t.desc == "()Ljava/lang/String;" && api::MEMBER_NAME_CALLS.contains(&sig.as_str());
+            !member_name
+                && (api::METAOBJECT_NAMES.iter().any(named)
+                    || (self.hierarchy.resolve_method(&t.class, &t.name, &t.desc)).is_none())
         })
     }
 
@@ -2057,8 +2065,9 @@ fn result_calls(ir: &MethodIr, v: Var) -> impl Iterator<Item = &MemberRef> {
 /// first `String` parameter is the name) with a name that a metaobject's
 /// `getName()` returned in it
 /// ([`super::reflection_api::MEMBER_NAME_CALLS`]), directly or through
-/// copies: `target.getClass().getMethod(m.getName(),
-/// m.getParameterTypes())`.
+/// copies, pieces and concatenations: `target.getClass().getMethod(
+/// m.getName(), m.getParameterTypes())`, `c.getMethod("set" +
+/// getter.getName().substring(3), ...)`.
 fn looks_up_by_member_name(ir: &MethodIr) -> bool {
     use super::reflection_api as api;
     // The calls, each with its signature and descriptor, parsed once.
@@ -2079,13 +2088,28 @@ fn looks_up_by_member_name(ir: &MethodIr) -> bool {
     if names.is_empty() {
         return false;
     }
+    // Through copies, and into pieces and concatenations of the name
+    // (`"set" + getter.getName().substring(3)`).
     loop {
         let before = names.len();
         for s in &ir.stmts {
-            if let Stmt::Assign { dst, src } = s {
-                if names.contains(src) {
+            match s {
+                Stmt::Assign { dst, src } if names.contains(src) => {
                     names.insert(*dst);
                 }
+                Stmt::Concat { dst, parts, .. }
+                    if parts.iter().any(|p| {
+                        matches!(p, ConcatPart::Var(v) | ConcatPart::Maybe(v) if names.contains(v))
+                    }) =>
+                {
+                    names.insert(*dst);
+                }
+                _ => {}
+            }
+        }
+        for p in &ir.string_pieces {
+            if names.contains(&p.source) {
+                names.insert(p.piece);
             }
         }
         if names.len() == before {
@@ -2266,7 +2290,77 @@ fn bundle_base_name(name: &str) -> Option<(String, String)> {
 
 #[cfg(test)]
 mod tests {
-    use super::bundle_base_name;
+    use super::{bundle_base_name, looks_up_by_member_name};
+    use crate::ir::{test_call, ConcatPart, InvokeKind, MethodIr, Stmt, StringPiece};
+
+    /// A method that looks a method of `Class` up by `name`, which
+    /// `parts` (a concatenation, or the single variable itself) make of
+    /// `getter.getName()` (variable 1) and its `substring(3)` (variable 2).
+    fn lookup_by(parts: Option<Vec<ConcatPart>>) -> MethodIr {
+        let mut ir = MethodIr::default();
+        let method = ir.new_var("getter", "java.lang.reflect.Method");
+        let got = ir.new_var("got", "java.lang.String");
+        let rest = ir.new_var("rest", "java.lang.String");
+        let class = ir.new_var("c", "java.lang.Class");
+        let types = ir.new_var("types", "java.lang.Class[]");
+        let string = "()Ljava/lang/String;";
+        let get_name = ("java.lang.reflect.Method", "getName", string);
+        ir.stmts.push(test_call(
+            InvokeKind::Virtual,
+            Some(method),
+            get_name,
+            vec![],
+            Some(got),
+        ));
+        let substring = ("java.lang.String", "substring", "(I)Ljava/lang/String;");
+        ir.stmts.push(test_call(
+            InvokeKind::Virtual,
+            Some(got),
+            substring,
+            vec![None],
+            Some(rest),
+        ));
+        ir.string_pieces.push(StringPiece {
+            piece: rest,
+            source: got,
+            from: Some(3),
+        });
+        let name = match parts {
+            Some(parts) => {
+                let dst = ir.new_var("name", "java.lang.String");
+                ir.stmts.push(Stmt::Concat { bci: 9, dst, parts });
+                dst
+            }
+            None => rest,
+        };
+        let get_method = (
+            "java.lang.Class",
+            "getMethod",
+            "(Ljava/lang/String;[Ljava/lang/Class;)Ljava/lang/reflect/Method;",
+        );
+        let args = vec![Some(name), Some(types)];
+        ir.stmts.push(test_call(
+            InvokeKind::Virtual,
+            Some(class),
+            get_method,
+            args,
+            None,
+        ));
+        ir
+    }
+
+    /// A lookup by a name made of a metaobject's name, through a piece
+    /// of it and a concatenation (`"set" + getter.getName().substring(3)`),
+    /// looks a member up by a member's name; a lookup by a constant does
+    /// not.
+    #[test]
+    fn names_made_of_a_metaobjects_name_look_members_up_by_name() {
+        let set = || ConcatPart::Const("set".into());
+        let setter = vec![set(), ConcatPart::Var(2)];
+        assert!(looks_up_by_member_name(&lookup_by(Some(setter))));
+        assert!(looks_up_by_member_name(&lookup_by(None)));
+        assert!(!looks_up_by_member_name(&lookup_by(Some(vec![set()]))));
+    }
 
     #[test]
     fn a_properties_file_s_bundle_base_name_drops_its_locale() {

@@ -283,8 +283,11 @@ pub fn match_partial_names(b: &mut FactsBuilder) {
 /// string is a constant (`completesType`, `completesMethod`,
 /// `completesField`): a name that starts with one of its heads and ends
 /// with its tail, and whose text between them is the constant's (where
-/// the string stands whole) or has the constant's letters, case and
-/// separators set aside ([`fold_letters`], where the name spells it). The
+/// the string stands whole; past its first characters where the
+/// completion skips them, [`Completion::skip`]: `"set" +
+/// getter.getName().substring(3)` and the constant `getLabel` name
+/// `setLabel`) or has the constant's letters, case and separators set
+/// aside ([`fold_letters`], where the name spells it). The
 /// candidates are those the heads and tail fit, the application's first
 /// and within the budget, as for the concatenations' affixes. Only
 /// spelled names name members alone: no class name is spelled a letter
@@ -314,6 +317,27 @@ fn complete_names(
             }
         }
     }
+    // The constants by their text past their first characters, for each
+    // number of them that a completion skips (`"set" +
+    // getter.getName().substring(3)`).
+    let mut by_rest: FxHashMap<(u32, String), Vec<u32>> = FxHashMap::default();
+    let mut skips: Vec<u32> = (completions.iter())
+        .filter(|(_, l)| l.whole && l.skip > 0)
+        .map(|(_, l)| l.skip)
+        .collect();
+    skips.sort_unstable();
+    skips.dedup();
+    for &k in &skips {
+        for (text, &h) in &b.string_heaps {
+            if let Some((at, _)) = text.char_indices().nth(k as usize) {
+                by_rest
+                    .entry((k, text[at..].to_string()))
+                    .or_default()
+                    .push(h);
+            }
+        }
+    }
+    by_rest.values_mut().for_each(|hs| hs.sort_unstable());
     let mut fields_by_letters: FxHashMap<String, Vec<u32>> = FxHashMap::default();
     for (name, (f, _)) in &members.fields.forward {
         // A name of no letters (`$`) would complete into the known text
@@ -349,7 +373,9 @@ fn complete_names(
                 }
                 for (name, m) in fit {
                     let middle = &name[head.len()..name.len() - l.tail.len()];
-                    let texts: &[u32] = if l.whole {
+                    let texts: &[u32] = if l.whole && l.skip > 0 {
+                        (by_rest.get(&(l.skip, middle.to_string()))).map_or(&[], Vec::as_slice)
+                    } else if l.whole {
                         b.string_heaps.get(middle).map_or(&[], std::slice::from_ref)
                     } else {
                         by_letters
@@ -357,7 +383,7 @@ fn complete_names(
                             .map_or(&[], Vec::as_slice)
                     };
                     rows.extend(texts.iter().map(|&s| (*h, s, m)));
-                    if rel == R::CompletesMethod {
+                    if rel == R::CompletesMethod && l.skip == 0 {
                         let fields = fields_by_letters.get(&fold_letters(middle));
                         by_field.extend(fields.into_iter().flatten().map(|&f| (*h, f, m)));
                     }
@@ -392,7 +418,7 @@ fn complete_by_class_names(
     completions: &[(u32, Completion)],
 ) {
     let by_class: Vec<&(u32, Completion)> = (completions.iter())
-        .filter(|(_, l)| l.class_name && l.whole)
+        .filter(|(_, l)| l.class_name && l.whole && l.skip == 0)
         .collect();
     if by_class.is_empty() {
         return;

@@ -143,9 +143,9 @@ pub fn remove_trivial(ir: &mut MethodIr, candidates: &[Var]) {
     for (_, _, source) in ir.letter_args.iter_mut() {
         map(source);
     }
-    for (piece, source) in ir.string_pieces.iter_mut() {
-        map(piece);
-        map(source);
+    for p in ir.string_pieces.iter_mut() {
+        map(&mut p.piece);
+        map(&mut p.source);
     }
     if let Some(r) = &mut ir.ret {
         map(r);

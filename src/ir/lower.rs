@@ -18,7 +18,7 @@ use super::invokedynamic;
 use super::member_tests::{self, MemberTest};
 use super::null_guards::{self, NullTest};
 use super::string_builders;
-use super::{Invoke, InvokeKind, MethodIr, Stmt, Var};
+use super::{Invoke, InvokeKind, MethodIr, Stmt, StringPiece, Var};
 use crate::classfile::bytecode::{decode, op, Insn, Operand};
 use crate::classfile::descriptor::{element_type, field_type, method_desc, MethodDesc};
 use crate::classfile::model::{
@@ -1971,8 +1971,17 @@ impl Translator<'_> {
                     "substring" | "toUpperCase" | "toLowerCase" | "trim" | "strip"
                 );
                 if let (true, true, Some(dst)) = (piece, self.emit, result) {
-                    let source = source(self);
-                    self.ir.string_pieces.push((dst, source));
+                    let from = match (name, target.desc.as_str(), vals) {
+                        ("substring", "(I)Ljava/lang/String;", [Val::IntConst(k)]) => {
+                            u32::try_from(*k).ok()
+                        }
+                        _ => None,
+                    };
+                    self.ir.string_pieces.push(StringPiece {
+                        piece: dst,
+                        source: source(self),
+                        from,
+                    });
                 }
                 None
             }

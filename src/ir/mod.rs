@@ -450,9 +450,21 @@ pub struct MethodIr {
     /// where several loads read one field of one object.
     pub letter_args: Vec<(u32, u16, Var)>,
     /// The results of `substring`, `toUpperCase`, `toLowerCase` and `trim`
-    /// calls on a string, with that string's variable (named as in
-    /// `letter_args`): pieces of its text, with their case changed.
-    pub string_pieces: Vec<(Var, Var)>,
+    /// calls on a string: pieces of its text, with their case changed.
+    pub string_pieces: Vec<StringPiece>,
+}
+
+/// A piece of a string's text ([`MethodIr::string_pieces`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StringPiece {
+    /// The variable that holds the piece.
+    pub piece: Var,
+    /// The string's variable (named as in [`MethodIr::letter_args`]).
+    pub source: Var,
+    /// Where the piece is the string's text from this index to its end,
+    /// in the same case (`substring(k)` with a constant `k`): `"set" +
+    /// getter.getName().substring(3)` names a getter's setter.
+    pub from: Option<u32>,
 }
 
 impl MethodIr {

@@ -28,7 +28,7 @@
 //! against class and member names.
 
 use super::flow::Flow;
-use super::{ConcatPart, MethodIr, Stmt, Var};
+use super::{ConcatPart, MethodIr, Stmt, StringPiece, Var};
 use fxhash::{FxHashMap, FxHashSet};
 
 /// The builder classes javac uses.
@@ -444,6 +444,10 @@ pub struct Completion {
     /// Whether the source's text stands whole in the name; otherwise the
     /// name spells its letters.
     pub whole: bool,
+    /// How many characters of the source's text come before the part
+    /// that stands whole in the name (`"set" +
+    /// getter.getName().substring(3)`): 0 but for a `substring(k)` of it.
+    pub skip: u32,
     /// Whether the source is what `Class.getName()`, `getTypeName()`,
     /// `getSimpleName()` or `getCanonicalName()` returns: set by the
     /// facts' extraction, which knows those calls
@@ -474,9 +478,9 @@ pub fn concat_completions(ir: &MethodIr) -> FxHashMap<Var, Completion> {
     }
     let defs = definition_counts(ir);
     let texts = constant_texts(ir, &defs);
-    let pieces: FxHashMap<Var, Var> = (ir.string_pieces.iter())
-        .filter(|(piece, _)| defs.get(piece) == Some(&1))
-        .copied()
+    let pieces: FxHashMap<Var, StringPiece> = (ir.string_pieces.iter())
+        .filter(|p| defs.get(&p.piece) == Some(&1))
+        .map(|p| (p.piece, *p))
         .collect();
     let concats: FxHashSet<Var> = (ir.stmts.iter())
         .filter_map(|s| match s {
@@ -501,14 +505,14 @@ pub fn concat_completions(ir: &MethodIr) -> FxHashMap<Var, Completion> {
 fn completion_of(
     parts: &[ConcatPart],
     texts: &FxHashMap<Var, &str>,
-    pieces: &FxHashMap<Var, Var>,
+    pieces: &FxHashMap<Var, StringPiece>,
     concats: &FxHashSet<Var>,
 ) -> Option<Completion> {
     let mut heads = vec![String::new()];
     let mut source: Option<Var> = None;
     // Characters and pieces of the source, whether a loop spells it, and
-    // whether it stands whole.
-    let (mut count, mut looped, mut whole) = (0, false, false);
+    // whether it stands whole (past its first `skip` characters).
+    let (mut count, mut looped, mut whole, mut skip) = (0, false, false, 0);
     let mut tail = String::new();
     for p in parts {
         let text = match p {
@@ -516,11 +520,31 @@ fn completion_of(
             ConcatPart::Const(t) => Some(t.as_str()),
             _ => None,
         };
-        let letter = match p {
-            ConcatPart::Letter { source, repeats } => Some((*source, *repeats)),
-            ConcatPart::Var(v) => pieces.get(v).map(|&s| (s, false)),
+        let piece = match p {
+            ConcatPart::Var(v) => pieces.get(v),
             _ => None,
         };
+        let letter = match p {
+            ConcatPart::Letter { source, repeats } => Some((*source, *repeats)),
+            _ => piece.map(|s| (s.source, false)),
+        };
+        // A string's text past its first characters, first of the
+        // source's parts, stands whole from there.
+        if let (
+            None,
+            None,
+            Some(&StringPiece {
+                source: s,
+                from: Some(k),
+                ..
+            }),
+        ) = (text, source, piece)
+        {
+            if k > 0 {
+                (source, skip, whole) = (Some(s), k, true);
+                continue;
+            }
+        }
         match (p, text, letter, source) {
             (ConcatPart::Var(_) | ConcatPart::Const(_), Some(t), _, None) => {
                 heads.iter_mut().for_each(|h| h.push_str(t))
@@ -557,6 +581,7 @@ fn completion_of(
         heads,
         tail,
         whole,
+        skip,
         class_name: false,
     })
 }
@@ -848,6 +873,7 @@ mod tests {
                 heads: vec!["set".into(), "setXml".into()],
                 tail: String::new(),
                 whole: false,
+                skip: 0,
                 class_name: false,
             })
         );
@@ -860,16 +886,9 @@ mod tests {
             completed(&mut ir, vec![ConcatPart::Var(set), one.clone()]),
             None
         );
-        // A character beside a piece of the same string: capitalize(s).
-        let tail = ir.new_var("t", "java.lang.String");
-        ir.stmts.push(test_call(
-            InvokeKind::Virtual,
-            Some(name),
-            ("java.lang.String", "substring", "(I)Ljava/lang/String;"),
-            vec![None],
-            Some(tail),
-        ));
-        ir.string_pieces.push((tail, name));
+        // A character beside a piece of the same string: capitalize(s),
+        // `toUpperCase(s.charAt(0)) + s.substring(1)`.
+        let tail = substring(&mut ir, name, 1);
         let impl_ = constant(&mut ir, "Impl");
         assert_eq!(
             completed(
@@ -881,6 +900,7 @@ mod tests {
                 heads: vec![String::new()],
                 tail: "Impl".into(),
                 whole: false,
+                skip: 0,
                 class_name: false,
             })
         );
@@ -915,6 +935,7 @@ mod tests {
                 heads: vec!["r.".into()],
                 tail: "er".into(),
                 whole: true,
+                skip: 0,
                 class_name: false,
             })
         );
@@ -940,6 +961,72 @@ mod tests {
             parts: vec![ConcatPart::Var(kind), ConcatPart::Unknown],
         });
         assert_eq!(completed(&mut ir, vec![get, ConcatPart::Var(inner)]), None);
+    }
+
+    /// `piece = source.substring(from)`, as lowering records it.
+    fn substring(ir: &mut MethodIr, source: Var, from: u32) -> Var {
+        let piece = ir.new_var("t", "java.lang.String");
+        ir.stmts.push(test_call(
+            InvokeKind::Virtual,
+            Some(source),
+            ("java.lang.String", "substring", "(I)Ljava/lang/String;"),
+            vec![None],
+            Some(piece),
+        ));
+        ir.string_pieces.push(StringPiece {
+            piece,
+            source,
+            from: Some(from),
+        });
+        piece
+    }
+
+    #[test]
+    fn a_strings_text_past_its_first_letters_completes_the_name_whole() {
+        // "set" + getter.getName().substring(3): the getter's setter.
+        let mut ir = MethodIr::default();
+        let name = ir.new_var("name", "java.lang.String");
+        let rest = substring(&mut ir, name, 3);
+        let set = ConcatPart::Const("set".into());
+        assert_eq!(
+            completed(&mut ir, vec![set.clone(), ConcatPart::Var(rest)]),
+            Some(Completion {
+                source: name,
+                heads: vec!["set".into()],
+                tail: String::new(),
+                whole: true,
+                skip: 3,
+                class_name: false,
+            })
+        );
+        // substring(0) is the whole text, which alone is no name; a piece
+        // of no known start (`substring(i)`, a case changed) spells
+        // nothing alone.
+        let all = substring(&mut ir, name, 0);
+        assert_eq!(
+            completed(&mut ir, vec![set.clone(), ConcatPart::Var(all)]),
+            None
+        );
+        let upper = ir.new_var("u", "java.lang.String");
+        ir.stmts.push(test_call(
+            InvokeKind::Virtual,
+            Some(name),
+            ("java.lang.String", "toUpperCase", "()Ljava/lang/String;"),
+            vec![],
+            Some(upper),
+        ));
+        ir.string_pieces.push(StringPiece {
+            piece: upper,
+            source: name,
+            from: None,
+        });
+        assert_eq!(
+            completed(&mut ir, vec![set.clone(), ConcatPart::Var(upper)]),
+            None
+        );
+        // A second part of the same string after the piece ends the shape.
+        let two = vec![set, ConcatPart::Var(rest), ConcatPart::Var(rest)];
+        assert_eq!(completed(&mut ir, two), None);
     }
 
     #[test]
