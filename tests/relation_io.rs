@@ -197,3 +197,75 @@ fn bare_domains_and_bdd_files_do_not_depend_on_the_variable_order() {
         ]
     );
 }
+
+/// With `retire_final_relations`, a relation is freed once no stratum
+/// still to run derives or reads it, and written first if it is stored:
+/// the facts `edge` after `path`'s stratum, `path` after `scratch`'s;
+/// `scratch`, which is not stored, is freed unwritten; `reach` and `twice`,
+/// read by no later stratum or derived by the last, stay. What was
+/// written reads back as the relation was.
+#[test]
+fn final_relations_are_written_and_freed_once_nothing_reads_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(
+        d.join("p.dl"),
+        "N 4\n\
+         edge(a:N0, b:N1) inputtuples\n\
+         path(a:N0, b:N1) output\n\
+         scratch(a:N0, b:N1)\n\
+         reach(a:N0) output\n\
+         twice(a:N0) output\n\
+         path(a, b) :- edge(a, b).\n\
+         path(a, c) :- path(a, b), edge(b, c).\n\
+         scratch(a, b) :- path(a, b), a != b.\n\
+         reach(b) :- scratch(0, b).\n\
+         twice(a) :- reach(a).\n",
+    )
+    .unwrap();
+    fs::write(d.join("edge.tuples"), "0 1\n1 2\n2 3\n").unwrap();
+    let prog = resolve(&parse_file(&d.join("p.dl")).unwrap()).unwrap();
+    let mut s = Solver::new(prog).unwrap();
+    s.load_inputs(None).unwrap();
+    let out = d.join("out");
+    fs::create_dir(&out).unwrap();
+    let id = |s: &Solver, name: &str| s.prog.relation_id(name).unwrap();
+    let stored = [
+        id(&s, "edge"),
+        id(&s, "path"),
+        id(&s, "reach"),
+        id(&s, "twice"),
+    ];
+    s.retire_final_relations(&out, |rel| stored.contains(&rel));
+    s.solve().unwrap();
+    let tuples = |s: &Solver, name: &str| {
+        let rel = id(s, name);
+        sorted_tuples(&s.rels[rel], &s.blocks(rel))
+    };
+    for name in ["edge", "path", "scratch"] {
+        assert!(tuples(&s, name).is_empty(), "{name} is freed");
+    }
+    assert_eq!(tuples(&s, "reach"), vec![vec![1], vec![2], vec![3]]);
+    assert_eq!(tuples(&s, "twice"), vec![vec![1], vec![2], vec![3]]);
+    let retired: Vec<&str> = ["edge", "path", "scratch", "reach", "twice"]
+        .into_iter()
+        .filter(|name| s.retired(id(&s, name)))
+        .collect();
+    assert_eq!(retired, ["edge", "path"]);
+    let mut files: Vec<String> = (fs::read_dir(&out).unwrap())
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(files, ["edge.bdd", "path.bdd"]);
+    let read = |name: &str| {
+        let rel = id(&s, name);
+        let bdd = s
+            .read_bdd_file(rel, &out.join(format!("{name}.bdd")))
+            .unwrap();
+        sorted_tuples(&bdd, &s.blocks(rel))
+    };
+    assert_eq!(read("edge"), vec![vec![0, 1], vec![1, 2], vec![2, 3]]);
+    let path = read("path");
+    assert_eq!(path.len(), 6);
+    assert!(path.contains(&vec![0, 3]));
+}

@@ -190,7 +190,9 @@ pub fn roots(facts: &ProgramFacts, opts: &AnalysisOptions) -> Result<Vec<u32>, A
 /// once loaded, before the solve. `manifest` holds the inputs; the run's
 /// options and timings are added to it. Returns the solved engine (in
 /// which the fact relations no rule reads, see [`relations_read`], are
-/// empty: the database has them), the summary of the facts written as
+/// empty, and so are the relations freed during the solve once final, see
+/// [`Solver::retire_final_relations`]: the database has those it stores),
+/// the summary of the facts written as
 /// maps and tuples, and statistics. `force`: replace a directory at `db`
 /// that is not a database (the caller has checked the destination with
 /// [`crate::database::staged::check_destination`]).
@@ -293,6 +295,14 @@ fn analyze_unguarded(
     // The facts are on disk and in BDDs now: free their tuples and maps
     // (gigabytes for the whole JDK) before the solve.
     drop(facts);
+    // Relations are freed as soon as no stratum still to run reads them;
+    // those the database stores are written into it first.
+    let stored = |rel: usize| {
+        let options = &solver.prog.relations[rel].options;
+        (options.output || options.input) && !loaded.unencoded.contains(&rel)
+    };
+    let store: Vec<bool> = (0..solver.prog.relations.len()).map(stored).collect();
+    solver.retire_final_relations(&dir, |rel| store[rel]);
     let load = start.elapsed();
     if crate::trace::enabled() {
         eprintln!("[trace] variable order {}", solver.layout.describe_order());
@@ -629,7 +639,8 @@ fn analysis_inputs(
 
 /// Writes every input and output relation of the solve into the staged
 /// database `dir` as a BDD (facts included, but for the `unencoded` ones
-/// already there as tuples), side by side, and the `bddinfo`: opening the
+/// already there as tuples, and those the solve wrote when it freed them),
+/// side by side, and the `bddinfo`: opening the
 /// database later costs its size, not a rebuild from tuples.
 fn write_results(
     solver: &Solver,
@@ -639,7 +650,7 @@ fn write_results(
     let t = Instant::now();
     (0..solver.prog.relations.len())
         .into_par_iter()
-        .filter(|rel| !unencoded.contains(rel))
+        .filter(|rel| !unencoded.contains(rel) && !solver.retired(*rel))
         .filter(|&rel| {
             let options = &solver.prog.relations[rel].options;
             options.output || options.input

@@ -20,6 +20,7 @@
 //!
 //! Variants and subgoal preparation run in parallel (rayon).
 
+mod retire;
 mod saturation;
 mod statics;
 
@@ -94,6 +95,8 @@ pub struct Solver {
     solve_start: Instant,
     /// The static subgoals prepared so far in the running solve.
     prepared_atoms: PreparedAtoms,
+    /// Relations freed once final ([`Self::retire_final_relations`]).
+    retiring: Option<retire::Retiring>,
 }
 
 impl Solver {
@@ -144,6 +147,7 @@ impl Solver {
             observer: None,
             solve_start: Instant::now(),
             prepared_atoms: PreparedAtoms::default(),
+            retiring: None,
         })
     }
 
@@ -243,10 +247,12 @@ impl Solver {
         // their relation has run. Kept to the end of the solve, they were
         // 50.1 million nodes (about 600 MB) at the quick start's end.
         let last_read = self.last_readers();
+        let derived_in = self.deriving_strata();
         let mut si = 0;
         while si < self.strata.len() {
             if si > 0 {
                 (self.prepared_atoms).forget(|rel| last_read[rel].is_none_or(|last| last < si));
+                self.retire_before(si, &derived_in, &last_read)?;
             }
             self.check_cancel()?;
             // Independent non-recursive strata (the per-call copies of the
