@@ -710,6 +710,7 @@ fn run(cli: Cli) -> Result<()> {
                 models_off,
                 var_order,
                 observer: Default::default(),
+                keep_relations: false,
             },
             output,
             force,

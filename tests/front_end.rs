@@ -792,6 +792,8 @@ fn appends_behind_a_branch_or_in_a_loop_leave_only_the_known_start() {
             "<Introspection$Task: void setLevel(Introspection$Level)>",
             "<Introspection$Task: void setPath(Introspection$Path)>",
             "<Listeners$Button: void setLabel(java.lang.Object)>",
+            "<SameNames$Pair: void setLabel(java.lang.String)>",
+            "<SameNames$Pair: void setOther(java.lang.String)>",
             "<r.Bean: void setName(java.lang.String)>",
             "<r.Bean: void setSize(int)>",
             "<r.Checks: void setUp()>",

@@ -1165,6 +1165,9 @@ fn shell_exports_saves_loads_and_times() {
     assert!(tuples.starts_with("# I0:"), "{tuples}");
 }
 
+/// The analysis keeping every relation (`keep_relations`) stores what it
+/// computed; freeing them during the solve, as the command line does,
+/// stores the same tuples.
 #[test]
 fn a_database_reads_back_exactly_what_the_analysis_computed() {
     use refract::analysis::driver::{analyze, AnalysisOptions};
@@ -1175,10 +1178,10 @@ fn a_database_reads_back_exactly_what_the_analysis_computed() {
 
     let mut cp = ClassPath::default();
     cp.push_application(root().join("fixtures/classes/reflection"));
-    let facts = refract::facts::generate(&cp, &|_| {});
+    let facts = || refract::facts::generate(&cp, &|_| {});
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("fields.db");
-    let opts = AnalysisOptions {
+    let mut opts = AnalysisOptions {
         variant: Variant::PointsTo,
         context: Default::default(),
         context_scope: Default::default(),
@@ -1193,9 +1196,16 @@ fn a_database_reads_back_exactly_what_the_analysis_computed() {
         models_off: Vec::new(),
         var_order: None,
         observer: Default::default(),
+        keep_relations: true,
     };
-    let (solver, _, _) =
-        analyze(facts, &opts, &path, false, ManifestBuilder::new("analyze")).unwrap();
+    let (solver, _, _) = analyze(
+        facts(),
+        &opts,
+        &path,
+        false,
+        ManifestBuilder::new("analyze"),
+    )
+    .unwrap();
     let mut db = Database::open(&path).unwrap();
     let names = relation_names(&db);
     assert!(names.len() > 60, "{names:?}");
@@ -1230,4 +1240,32 @@ fn a_database_reads_back_exactly_what_the_analysis_computed() {
     );
     assert_eq!(db.option("variant"), Some("points-to"));
     assert_eq!(db.manifest.command, "analyze");
+    // Freed during the solve, the relations are stored all the same; the
+    // returned solver has them empty.
+    opts.keep_relations = false;
+    let freed_path = dir.path().join("freed.db");
+    let (freed, _, _) = analyze(
+        facts(),
+        &opts,
+        &freed_path,
+        false,
+        ManifestBuilder::new("analyze"),
+    )
+    .unwrap();
+    let mut freed_db = Database::open(&freed_path).unwrap();
+    assert_eq!(relation_names(&freed_db), names);
+    let mut retired = 0;
+    for name in &names {
+        assert_eq!(
+            freed_db.tuples(name).unwrap(),
+            db.tuples(name).unwrap(),
+            "{name}"
+        );
+        let rel = freed.prog.relation_id(name).unwrap();
+        if freed.retired(rel) {
+            assert!(freed.rels[rel].is_false(), "{name}");
+            retired += 1;
+        }
+    }
+    assert!(retired > 10, "{retired}");
 }

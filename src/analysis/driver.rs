@@ -72,6 +72,12 @@ pub struct AnalysisOptions {
     /// Told of the solve's strata and iterations as they go (the
     /// command line's progress line).
     pub observer: SharedObserver,
+    /// Keep every relation in the solver that [`analyze`] returns. Off,
+    /// the solve frees each relation once no stratum still to run reads
+    /// it, after writing those the database stores
+    /// ([`Solver::retire_final_relations`]), and the returned solver has
+    /// them empty: the command line reads the database instead.
+    pub keep_relations: bool,
 }
 
 /// Why an analysis could not run.
@@ -190,9 +196,9 @@ pub fn roots(facts: &ProgramFacts, opts: &AnalysisOptions) -> Result<Vec<u32>, A
 /// once loaded, before the solve. `manifest` holds the inputs; the run's
 /// options and timings are added to it. Returns the solved engine (in
 /// which the fact relations no rule reads, see [`relations_read`], are
-/// empty, and so are the relations freed during the solve once final, see
-/// [`Solver::retire_final_relations`]: the database has those it stores),
-/// the summary of the facts written as
+/// empty, and, unless `opts` keeps them, so are the relations freed during
+/// the solve once final: the database has those it stores), the summary
+/// of the facts written as
 /// maps and tuples, and statistics. `force`: replace a directory at `db`
 /// that is not a database (the caller has checked the destination with
 /// [`crate::database::staged::check_destination`]).
@@ -302,7 +308,9 @@ fn analyze_unguarded(
         (options.output || options.input) && !loaded.unencoded.contains(&rel)
     };
     let store: Vec<bool> = (0..solver.prog.relations.len()).map(stored).collect();
-    solver.retire_final_relations(&dir, |rel| store[rel]);
+    if !opts.keep_relations {
+        solver.retire_final_relations(&dir, |rel| store[rel]);
+    }
     let load = start.elapsed();
     if crate::trace::enabled() {
         eprintln!("[trace] variable order {}", solver.layout.describe_order());
