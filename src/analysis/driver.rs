@@ -198,9 +198,9 @@ pub fn roots(facts: &ProgramFacts, opts: &AnalysisOptions) -> Result<Vec<u32>, A
 /// which the fact relations no rule reads, see [`relations_read`], are
 /// empty, and, unless `opts` keeps them, so are the relations freed during
 /// the solve once final: the database has those it stores), the summary
-/// of the facts written as
-/// maps and tuples, and statistics. `force`: replace a directory at `db`
-/// that is not a database (the caller has checked the destination with
+/// of the facts written as maps and tuples, and statistics. `force`:
+/// replace a directory at `db` that is not a database (the caller has
+/// checked the destination with
 /// [`crate::database::staged::check_destination`]).
 pub fn analyze(
     facts: ProgramFacts,
@@ -303,12 +303,12 @@ fn analyze_unguarded(
     drop(facts);
     // Relations are freed as soon as no stratum still to run reads them;
     // those the database stores are written into it first.
-    let stored = |rel: usize| {
-        let options = &solver.prog.relations[rel].options;
-        (options.output || options.input) && !loaded.unencoded.contains(&rel)
-    };
-    let store: Vec<bool> = (0..solver.prog.relations.len()).map(stored).collect();
     if !opts.keep_relations {
+        let store: Vec<bool> = (solver.prog.relations.iter().enumerate())
+            .map(|(rel, r)| {
+                (r.options.output || r.options.input) && !loaded.unencoded.contains(&rel)
+            })
+            .collect();
         solver.retire_final_relations(&dir, |rel| store[rel]);
     }
     let load = start.elapsed();
@@ -648,8 +648,8 @@ fn analysis_inputs(
 /// Writes every input and output relation of the solve into the staged
 /// database `dir` as a BDD (facts included, but for the `unencoded` ones
 /// already there as tuples, and those the solve wrote when it freed them),
-/// side by side, and the `bddinfo`: opening the
-/// database later costs its size, not a rebuild from tuples.
+/// side by side, and the `bddinfo`: opening the database later costs its
+/// size, not a rebuild from tuples.
 fn write_results(
     solver: &Solver,
     dir: &Path,
