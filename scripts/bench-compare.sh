@@ -10,10 +10,12 @@
 #   scripts/bench-compare.sh REV [RUNS] [BENCH...]
 #   scripts/bench-compare.sh HEAD~1 5 c_pa pa
 #
-# Benchmarks (default: c_pa pa quickstart):
+# Benchmarks (default: c_pa pa quickstart quickstart-infer):
 #   c_pa        bddbddb's C points-to analysis (tests/data/bddbddb)
 #   pa          bddbddb's Java points-to analysis
 #   quickstart  the README's fixture (Invoke) against the local JDK, casts
+#   quickstart-infer
+#               the same under infer, the default variant
 #   freetts     Debian's freetts against the JDK, points-to (installed if
 #               missing)
 # Each run's outputs are compared between the two sides (printsize
@@ -24,7 +26,7 @@ rev=${1:?usage: scripts/bench-compare.sh REV [RUNS] [BENCH...]}
 runs=${2:-5}
 shift 2 || shift $#
 benches=("$@")
-[ ${#benches[@]} -gt 0 ] || benches=(c_pa pa quickstart)
+[ ${#benches[@]} -gt 0 ] || benches=(c_pa pa quickstart quickstart-infer)
 command -v /usr/bin/time >/dev/null || { echo "needs /usr/bin/time (Debian package time)" >&2; exit 2; }
 
 work=$(mktemp -d)
@@ -48,9 +50,11 @@ run() {
     case $bench in
         c_pa) (cd "$root/tests/data/bddbddb" && "$bin" run c_pa.datalog) > "$out" ;;
         pa) (cd "$root/tests/data/bddbddb/pa" && "$bin" run pa.datalog) > "$out" ;;
-        quickstart)
+        quickstart|quickstart-infer)
+            local variant=casts
+            [ "$bench" = quickstart ] || variant=infer
             "$bin" analyze "$root/fixtures/classes/reflection" --main Invoke --jdk auto \
-                --reflection casts -q -o "$db"
+                --reflection "$variant" -q -o "$db"
             du -sk "$db" | cut -f1 > "$out.db"
             "$bin" export targets "$db" > "$out"; rm -rf "$db" ;;
         freetts)
@@ -66,7 +70,7 @@ run() {
 median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else printf "%.3f\n", (a[NR/2]+a[NR/2+1])/2}'; }
 
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GB; A = working tree ($(git rev-parse --short HEAD)$(git diff --quiet || echo +changes)), B = $rev ($(git rev-parse --short "$rev")); $runs pairs"
-printf '%-11s %10s %10s %10s %10s %9s %9s %8s  %s\n' bench "A wall" "B wall" "A peak" "B peak" "A db" "B db" "A/B" "results"
+printf '%-16s %10s %10s %10s %10s %9s %9s %8s  %s\n' bench "A wall" "B wall" "A peak" "B peak" "A db" "B db" "A/B" "results"
 for bench in "${benches[@]}"; do
     : > "$work/a.w"; : > "$work/b.w"; : > "$work/a.m"; : > "$work/b.m"; : > "$work/r"
     rm -f "$work/out-a.db" "$work/out-b.db"
@@ -83,7 +87,7 @@ for bench in "${benches[@]}"; do
     done
     # The database's size on disk (the last run's), for the analyses.
     dbsize() { if [ -f "$1" ]; then echo "$(( $(cat "$1") / 1024 ))MB"; else echo -; fi; }
-    printf '%-11s %9ss %9ss %8sMB %8sMB %9s %9s %8s  %s\n' "$bench" \
+    printf '%-16s %9ss %9ss %8sMB %8sMB %9s %9s %8s  %s\n' "$bench" \
         "$(median < "$work/a.w")" "$(median < "$work/b.w")" \
         "$(( $(median < "$work/a.m" | cut -d. -f1) / 1024 ))" "$(( $(median < "$work/b.m" | cut -d. -f1) / 1024 ))" \
         "$(dbsize "$work/out-a.db")" "$(dbsize "$work/out-b.db")" \
