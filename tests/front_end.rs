@@ -830,7 +830,8 @@ fn reflection_classes(prefix: &str) -> tempfile::TempDir {
 /// `getName()` returned (`SameNames`): `"part"` and `"port"` name Impl's
 /// method and Copy's field though no constant holds them, and so does a
 /// handle's lookup by such a name (`SameHandles`), and `"set" +
-/// getter.getName().substring(3)` names the getter's setter. A program that
+/// getter.getName().substring(3)` names the getter's setter, and its
+/// property the getter's field. A program that
 /// asks metaobjects for their names only to test them (`Beans`) gets no
 /// such strings: its `putPart` is no string.
 #[test]
@@ -858,6 +859,24 @@ fn member_names_are_strings_where_a_lookup_takes_a_metaobjects_name() {
             format!("{concat}\t\"getOther\"\t<SameNames$Pair: void setOther(java.lang.String)>"),
             format!("{concat}\t\"setLabel\"\t<SameNames$Pair: void setLabel(java.lang.String)>"),
             format!("{concat}\t\"setOther\"\t<SameNames$Pair: void setOther(java.lang.String)>"),
+        ]
+    );
+    // A name past its first three letters, the first of them in lower
+    // case (`Character.toLowerCase(name.charAt(3)) + name.substring(4)`),
+    // is a property: `getLabel` (and `setLabel`) names the field `label`,
+    // with no known text around it. The analysis joins the rows with the
+    // names that reach the call.
+    let property = "<SameNames: void main(java.lang.String[])>[452@L128] concat";
+    let pair: Vec<String> = (rows(&f, "completesField", property).into_iter())
+        .filter(|r| r.contains("SameNames$Pair"))
+        .collect();
+    assert_eq!(
+        pair,
+        [
+            format!("{property}\t\"getLabel\"\t<SameNames$Pair: java.lang.String label>"),
+            format!("{property}\t\"getOther\"\t<SameNames$Pair: java.lang.String other>"),
+            format!("{property}\t\"setLabel\"\t<SameNames$Pair: java.lang.String label>"),
+            format!("{property}\t\"setOther\"\t<SameNames$Pair: java.lang.String other>"),
         ]
     );
     // A handle found by a metaobject's name (`SameHandles`:

@@ -140,8 +140,8 @@ pub fn remove_trivial(ir: &mut MethodIr, candidates: &[Var]) {
     for a in ir.null_elements.iter_mut() {
         map(a);
     }
-    for (_, _, source) in ir.letter_args.iter_mut() {
-        map(source);
+    for (_, _, c) in ir.letter_args.iter_mut() {
+        map(&mut c.source);
     }
     for p in ir.string_pieces.iter_mut() {
         map(&mut p.piece);

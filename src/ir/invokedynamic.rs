@@ -12,7 +12,7 @@
 //!
 //! Any other bootstrap method yields [`Stmt::UnknownDynamic`].
 
-use super::{ConcatPart, Stmt, Var};
+use super::{ConcatPart, Stmt, StringChar, Var};
 use crate::classfile::descriptor::MethodDesc;
 use crate::classfile::model::{ClassInfo, Constant};
 
@@ -25,8 +25,8 @@ pub struct Arg {
     /// The variable of a reference; `None` for primitives and null.
     pub var: Option<Var>,
     /// For a `char` that is a character of a string, the string's
-    /// variable ([`ConcatPart::Letter`]).
-    pub letter: Option<Var>,
+    /// variable and the character's index ([`ConcatPart::Letter`]).
+    pub letter: Option<StringChar>,
 }
 
 /// A concatenation's argument: the reference, the character of a string,
@@ -35,10 +35,10 @@ fn concat_arg(arg: Option<&Arg>) -> ConcatPart {
     match arg {
         Some(Arg { var: Some(v), .. }) => ConcatPart::Var(*v),
         Some(Arg {
-            letter: Some(source),
-            ..
+            letter: Some(c), ..
         }) => ConcatPart::Letter {
-            source: *source,
+            source: c.source,
+            at: c.at,
             repeats: false,
         },
         _ => ConcatPart::Unknown,

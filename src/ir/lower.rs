@@ -18,7 +18,7 @@ use super::invokedynamic;
 use super::member_tests::{self, MemberTest};
 use super::null_guards::{self, NullTest};
 use super::string_builders;
-use super::{Invoke, InvokeKind, MethodIr, Stmt, StringPiece, Var};
+use super::{Invoke, InvokeKind, MethodIr, Stmt, StringChar, StringPiece, Var};
 use crate::classfile::bytecode::{decode, op, Insn, Operand};
 use crate::classfile::descriptor::{element_type, field_type, method_desc, MethodDesc};
 use crate::classfile::model::{
@@ -58,8 +58,9 @@ enum Val {
     /// letters a builder appends ([`MethodIr::letter_args`]). The string
     /// is named by the first variable that loaded it, where several loads
     /// read one field of one object (xalan's loop reads `m_name` anew for
-    /// each character).
-    Letter(Var),
+    /// each character). The index is kept where it is a constant
+    /// (`Character.toLowerCase(name.charAt(3)) + name.substring(4)`).
+    Letter(StringChar),
     Float,
     Long,
     Double,
@@ -1598,7 +1599,7 @@ impl Translator<'_> {
                 .map(|a| invokedynamic::Arg {
                     var: a.var(),
                     letter: match a {
-                        Val::Letter(s) => Some(*s),
+                        Val::Letter(c) => Some(*c),
                         _ => None,
                     },
                 })
@@ -1936,8 +1937,8 @@ impl Translator<'_> {
             return;
         }
         for (k, v) in vals.iter().enumerate() {
-            if let (Val::Letter(s), Ok(k)) = (v, u16::try_from(k)) {
-                self.ir.letter_args.push((pc, k, *s));
+            if let (Val::Letter(c), Ok(k)) = (v, u16::try_from(k)) {
+                self.ir.letter_args.push((pc, k, *c));
             }
         }
     }
@@ -1964,7 +1965,14 @@ impl Translator<'_> {
                     }
                 };
                 if name == "charAt" && target.desc == "(I)C" {
-                    return Some(Val::Letter(source(self)));
+                    let at = match vals {
+                        [Val::IntConst(k)] => u32::try_from(*k).ok(),
+                        _ => None,
+                    };
+                    return Some(Val::Letter(StringChar {
+                        source: source(self),
+                        at,
+                    }));
                 }
                 let piece = matches!(
                     name,

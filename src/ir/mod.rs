@@ -147,6 +147,9 @@ pub enum ConcatPart {
     Letter {
         /// The string the character comes from.
         source: Var,
+        /// The character's index, where it is a constant
+        /// (`Character.toLowerCase(name.charAt(3))`).
+        at: Option<u32>,
         /// Whether the append may run more than once.
         repeats: bool,
     },
@@ -448,10 +451,19 @@ pub struct MethodIr {
     /// string's variable: the letters a builder appends
     /// ([`string_builders`]). The string is named by its first variable
     /// where several loads read one field of one object.
-    pub letter_args: Vec<(u32, u16, Var)>,
+    pub letter_args: Vec<(u32, u16, StringChar)>,
     /// The results of `substring`, `toUpperCase`, `toLowerCase` and `trim`
     /// calls on a string: pieces of its text, with their case changed.
     pub string_pieces: Vec<StringPiece>,
+}
+
+/// A character of a string ([`MethodIr::letter_args`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct StringChar {
+    /// The string's variable.
+    pub source: Var,
+    /// The character's index, where it is a constant (`s.charAt(3)`).
+    pub at: Option<u32>,
 }
 
 /// A piece of a string's text ([`MethodIr::string_pieces`]).

@@ -28,7 +28,7 @@
 //! against class and member names.
 
 use super::flow::Flow;
-use super::{ConcatPart, MethodIr, Stmt, StringPiece, Var};
+use super::{ConcatPart, MethodIr, Stmt, StringChar, StringPiece, Var};
 use fxhash::{FxHashMap, FxHashSet};
 
 /// The builder classes javac uses.
@@ -54,15 +54,16 @@ const READS: [&str; 14] = [
 
 /// What an `append` or constructor argument adds: `letter` is the string
 /// whose character a `char` argument is ([`MethodIr::letter_args`]).
-fn appended(desc: &str, arg: Option<Option<Var>>, letter: Option<Var>) -> ConcatPart {
+fn appended(desc: &str, arg: Option<Option<Var>>, letter: Option<StringChar>) -> ConcatPart {
     let whole = desc.starts_with("(Ljava/lang/String;)")
         || desc.starts_with("(Ljava/lang/Object;)")
         || desc.starts_with("(Ljava/lang/CharSequence;)")
         || desc.starts_with("(Ljava/lang/StringBuffer;)");
     match (arg, letter) {
         (Some(Some(v)), _) if whole => ConcatPart::Var(v),
-        (_, Some(source)) if desc.starts_with("(C)") => ConcatPart::Letter {
-            source,
+        (_, Some(c)) if desc.starts_with("(C)") => ConcatPart::Letter {
+            source: c.source,
+            at: c.at,
             repeats: false,
         },
         _ => ConcatPart::Unknown,
@@ -106,8 +107,9 @@ fn settled(
                 ConcatPart::Var(v) | ConcatPart::Maybe(v) => ConcatPart::Maybe(*v),
                 // A loop that appends a string's characters one at a
                 // time spells (some of) its letters.
-                ConcatPart::Letter { source, .. } => ConcatPart::Letter {
+                ConcatPart::Letter { source, at, .. } => ConcatPart::Letter {
                     source: *source,
+                    at: *at,
                     repeats: true,
                 },
                 _ => ConcatPart::Unknown,
@@ -159,7 +161,7 @@ pub fn builder_concats(ir: &mut MethodIr) {
         None
     };
     // The characters of strings that calls pass, by call and position.
-    let letters: FxHashMap<(u32, u16), Var> = (ir.letter_args.iter())
+    let letters: FxHashMap<(u32, u16), StringChar> = (ir.letter_args.iter())
         .map(|&(bci, k, source)| ((bci, k), source))
         .collect();
     // Each builder's parts so far, with the bytecode index that adds each.
@@ -448,6 +450,11 @@ pub struct Completion {
     /// that stands whole in the name (`"set" +
     /// getter.getName().substring(3)`): 0 but for a `substring(k)` of it.
     pub skip: u32,
+    /// Whether the first character of that part has its case changed:
+    /// `Character.toLowerCase(name.charAt(3)) + name.substring(4)`, a
+    /// getter's property. Names match it with their first letter's case
+    /// set aside.
+    pub recased: bool,
     /// Whether the source is what `Class.getName()`, `getTypeName()`,
     /// `getSimpleName()` or `getCanonicalName()` returns: set by the
     /// facts' extraction, which knows those calls
@@ -511,8 +518,13 @@ fn completion_of(
     let mut heads = vec![String::new()];
     let mut source: Option<Var> = None;
     // Characters and pieces of the source, whether a loop spells it, and
-    // whether it stands whole (past its first `skip` characters).
+    // whether it stands whole (past its first `skip` characters, the
+    // first of them recased).
     let (mut count, mut looped, mut whole, mut skip) = (0, false, false, 0);
+    let mut recased = false;
+    // The source's first part where it is its character at a constant
+    // index past the first (`name.charAt(3)`).
+    let mut first_letter: Option<(Var, u32)> = None;
     let mut tail = String::new();
     for p in parts {
         let text = match p {
@@ -525,9 +537,19 @@ fn completion_of(
             _ => None,
         };
         let letter = match p {
-            ConcatPart::Letter { source, repeats } => Some((*source, *repeats)),
+            ConcatPart::Letter {
+                source, repeats, ..
+            } => Some((*source, *repeats)),
             _ => piece.map(|s| (s.source, false)),
         };
+        // A string's character at index k, recased, then its text past
+        // k + 1: the text past k stands whole, its first letter recased.
+        if let (Some((s0, k0)), Some(&StringPiece { source, from, .. })) = (first_letter, piece) {
+            if source == s0 && from == Some(k0 + 1) && count == 1 && tail.is_empty() && !whole {
+                (whole, skip, recased) = (true, k0, true);
+                continue;
+            }
+        }
         // A string's text past its first characters, first of the
         // source's parts, stands whole from there.
         if let (
@@ -557,6 +579,14 @@ fn completion_of(
                 source = Some(s);
                 count = 1;
                 looped = repeats;
+                if let ConcatPart::Letter {
+                    at: Some(k),
+                    repeats: false,
+                    ..
+                } = p
+                {
+                    first_letter = (*k > 0).then_some((s, *k));
+                }
             }
             (_, _, Some((s, repeats)), Some(first)) if s == first && tail.is_empty() && !whole => {
                 count += 1;
@@ -574,14 +604,16 @@ fn completion_of(
     heads.dedup();
     let source = source?;
     // A source with no known text around it would name every class or
-    // member whose name is some constant.
-    let known = !tail.is_empty() || heads.iter().any(|h| !h.is_empty());
+    // member whose name is some constant; past its first characters, it
+    // names those whose name is the rest of one (a getter's property).
+    let known = !tail.is_empty() || heads.iter().any(|h| !h.is_empty()) || skip > 0;
     (known && (whole || count >= 2 || looped)).then_some(Completion {
         source,
         heads,
         tail,
         whole,
         skip,
+        recased,
         class_name: false,
     })
 }
@@ -859,6 +891,7 @@ mod tests {
         let xml = constant(&mut ir, "Xml");
         let loop_letter = ConcatPart::Letter {
             source: name,
+            at: None,
             repeats: true,
         };
         let parts = vec![
@@ -874,12 +907,14 @@ mod tests {
                 tail: String::new(),
                 whole: false,
                 skip: 0,
+                recased: false,
                 class_name: false,
             })
         );
         // One character, not in a loop, spells one letter only.
         let one = ConcatPart::Letter {
             source: name,
+            at: None,
             repeats: false,
         };
         assert_eq!(
@@ -901,6 +936,7 @@ mod tests {
                 tail: "Impl".into(),
                 whole: false,
                 skip: 0,
+                recased: false,
                 class_name: false,
             })
         );
@@ -909,6 +945,7 @@ mod tests {
         let other = ir.new_var("other", "java.lang.String");
         let other_letter = ConcatPart::Letter {
             source: other,
+            at: None,
             repeats: true,
         };
         assert_eq!(
@@ -936,6 +973,7 @@ mod tests {
                 tail: "er".into(),
                 whole: true,
                 skip: 0,
+                recased: false,
                 class_name: false,
             })
         );
@@ -948,6 +986,7 @@ mod tests {
         assert_eq!(completed(&mut ir, two), None);
         let letter = ConcatPart::Letter {
             source: other,
+            at: None,
             repeats: true,
         };
         let mixed = vec![get.clone(), ConcatPart::Var(kind), letter];
@@ -996,6 +1035,7 @@ mod tests {
                 tail: String::new(),
                 whole: true,
                 skip: 3,
+                recased: false,
                 class_name: false,
             })
         );
@@ -1027,6 +1067,57 @@ mod tests {
         // A second part of the same string after the piece ends the shape.
         let two = vec![set, ConcatPart::Var(rest), ConcatPart::Var(rest)];
         assert_eq!(completed(&mut ir, two), None);
+    }
+
+    #[test]
+    fn a_recased_letter_and_the_text_past_it_stand_whole_past_the_letters() {
+        // Character.toLowerCase(name.charAt(3)) + name.substring(4): the
+        // getter's property, with no known text around it.
+        let mut ir = MethodIr::default();
+        let name = ir.new_var("name", "java.lang.String");
+        let rest = substring(&mut ir, name, 4);
+        let letter = |at| ConcatPart::Letter {
+            source: name,
+            at: Some(at),
+            repeats: false,
+        };
+        let property = Completion {
+            source: name,
+            heads: vec![String::new()],
+            tail: String::new(),
+            whole: true,
+            skip: 3,
+            recased: true,
+            class_name: false,
+        };
+        assert_eq!(
+            completed(&mut ir, vec![letter(3), ConcatPart::Var(rest)]),
+            Some(property.clone())
+        );
+        // With known text around it.
+        let field = ConcatPart::Const("m_".into());
+        assert_eq!(
+            completed(&mut ir, vec![field, letter(3), ConcatPart::Var(rest)]),
+            Some(Completion {
+                heads: vec!["m_".into()],
+                ..property
+            })
+        );
+        // A letter that is not the one before the piece, or that a loop
+        // appends, leaves the letters spelled, which alone name nothing.
+        assert_eq!(
+            completed(&mut ir, vec![letter(2), ConcatPart::Var(rest)]),
+            None
+        );
+        let looped = ConcatPart::Letter {
+            source: name,
+            at: Some(3),
+            repeats: true,
+        };
+        assert_eq!(
+            completed(&mut ir, vec![looped, ConcatPart::Var(rest)]),
+            None
+        );
     }
 
     #[test]
