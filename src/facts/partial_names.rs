@@ -291,7 +291,10 @@ pub fn match_partial_names(b: &mut FactsBuilder) {
 /// candidates are those the heads and tail fit, the application's first
 /// and within the budget, as for the concatenations' affixes. Only
 /// spelled names name members alone: no class name is spelled a letter
-/// at a time.
+/// at a time. Where no known text surrounds a string past its first
+/// characters (`Character.toLowerCase(name.charAt(3)) +
+/// name.substring(4)`, a getter's property), the candidates are the
+/// members named by the rest of a constant ([`named_by_rest`]).
 ///
 /// The methods are also listed where the string is a field's name
 /// (`completesMethodByField`): `"set" + capitalize(f.getName())` names
