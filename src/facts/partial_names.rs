@@ -430,16 +430,20 @@ type RestKey = (u32, bool, String);
 
 /// The [`RestKey`] of `rest`, the text past the first `k` characters.
 fn rest_key(k: u32, recased: bool, rest: &str) -> RestKey {
-    let text = if recased {
-        let mut chars = rest.chars();
-        (chars.next().into_iter())
-            .flat_map(char::to_lowercase)
-            .chain(chars)
-            .collect()
-    } else {
-        rest.to_string()
-    };
-    (k, recased, text)
+    (k, recased, name_key(recased, rest))
+}
+
+/// A name as recased completions compare it: its first letter in lower
+/// case where `recased`, else as it stands.
+fn name_key(recased: bool, name: &str) -> String {
+    if !recased {
+        return name.to_string();
+    }
+    let mut chars = name.chars();
+    (chars.next().into_iter())
+        .flat_map(char::to_lowercase)
+        .chain(chars)
+        .collect()
 }
 
 /// Members by name (its first letter in lower case, for recased
@@ -450,8 +454,7 @@ type MembersByName<'a> = FxHashMap<String, Vec<&'a (u32, bool)>>;
 fn members_by_rest(index: &NameIndex<(u32, bool)>, recased: bool) -> MembersByName<'_> {
     let mut by_name = MembersByName::default();
     for (name, m) in &index.forward {
-        let (_, _, key) = rest_key(0, recased, name);
-        by_name.entry(key).or_default().push(m);
+        by_name.entry(name_key(recased, name)).or_default().push(m);
     }
     by_name
 }

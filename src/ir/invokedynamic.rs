@@ -35,10 +35,10 @@ fn concat_arg(arg: Option<&Arg>) -> ConcatPart {
     match arg {
         Some(Arg { var: Some(v), .. }) => ConcatPart::Var(*v),
         Some(Arg {
-            letter: Some(c), ..
+            letter: Some(letter),
+            ..
         }) => ConcatPart::Letter {
-            source: c.source,
-            at: c.at,
+            letter: *letter,
             repeats: false,
         },
         _ => ConcatPart::Unknown,

@@ -145,11 +145,9 @@ pub enum ConcatPart {
     /// append runs in a loop, which takes the text a letter at a time
     /// (xalan's setter names, `getSetterMethodName`).
     Letter {
-        /// The string the character comes from.
-        source: Var,
-        /// The character's index, where it is a constant
-        /// (`Character.toLowerCase(name.charAt(3))`).
-        at: Option<u32>,
+        /// The string the character comes from, and the character's index
+        /// where it is a constant (`Character.toLowerCase(name.charAt(3))`).
+        letter: StringChar,
         /// Whether the append may run more than once.
         repeats: bool,
     },
@@ -353,7 +351,7 @@ impl Stmt {
                 for p in parts {
                     match p {
                         ConcatPart::Var(v) | ConcatPart::Maybe(v) => f(v),
-                        ConcatPart::Letter { source, .. } => f(source),
+                        ConcatPart::Letter { letter, .. } => f(&mut letter.source),
                         _ => {}
                     }
                 }

@@ -61,9 +61,8 @@ fn appended(desc: &str, arg: Option<Option<Var>>, letter: Option<StringChar>) ->
         || desc.starts_with("(Ljava/lang/StringBuffer;)");
     match (arg, letter) {
         (Some(Some(v)), _) if whole => ConcatPart::Var(v),
-        (_, Some(c)) if desc.starts_with("(C)") => ConcatPart::Letter {
-            source: c.source,
-            at: c.at,
+        (_, Some(letter)) if desc.starts_with("(C)") => ConcatPart::Letter {
+            letter,
             repeats: false,
         },
         _ => ConcatPart::Unknown,
@@ -107,9 +106,8 @@ fn settled(
                 ConcatPart::Var(v) | ConcatPart::Maybe(v) => ConcatPart::Maybe(*v),
                 // A loop that appends a string's characters one at a
                 // time spells (some of) its letters.
-                ConcatPart::Letter { source, at, .. } => ConcatPart::Letter {
-                    source: *source,
-                    at: *at,
+                ConcatPart::Letter { letter, .. } => ConcatPart::Letter {
+                    letter: *letter,
                     repeats: true,
                 },
                 _ => ConcatPart::Unknown,
@@ -162,7 +160,7 @@ pub fn builder_concats(ir: &mut MethodIr) {
     };
     // The characters of strings that calls pass, by call and position.
     let letters: FxHashMap<(u32, u16), StringChar> = (ir.letter_args.iter())
-        .map(|&(bci, k, source)| ((bci, k), source))
+        .map(|&(bci, k, letter)| ((bci, k), letter))
         .collect();
     // Each builder's parts so far, with the bytecode index that adds each.
     let mut parts: FxHashMap<Var, Vec<(u32, ConcatPart)>> = FxHashMap::default();
@@ -537,9 +535,7 @@ fn completion_of(
             _ => None,
         };
         let letter = match p {
-            ConcatPart::Letter {
-                source, repeats, ..
-            } => Some((*source, *repeats)),
+            ConcatPart::Letter { letter, repeats } => Some((letter.source, *repeats)),
             _ => piece.map(|s| (s.source, false)),
         };
         // A string's character at index k, recased, then its text past
@@ -580,9 +576,8 @@ fn completion_of(
                 count = 1;
                 looped = repeats;
                 if let ConcatPart::Letter {
-                    at: Some(k),
+                    letter: StringChar { at: Some(k), .. },
                     repeats: false,
-                    ..
                 } = p
                 {
                     first_letter = (*k > 0).then_some((s, *k));
@@ -890,8 +885,10 @@ mod tests {
         let set = constant(&mut ir, "set");
         let xml = constant(&mut ir, "Xml");
         let loop_letter = ConcatPart::Letter {
-            source: name,
-            at: None,
+            letter: StringChar {
+                source: name,
+                at: None,
+            },
             repeats: true,
         };
         let parts = vec![
@@ -913,8 +910,10 @@ mod tests {
         );
         // One character, not in a loop, spells one letter only.
         let one = ConcatPart::Letter {
-            source: name,
-            at: None,
+            letter: StringChar {
+                source: name,
+                at: None,
+            },
             repeats: false,
         };
         assert_eq!(
@@ -944,8 +943,10 @@ mod tests {
         // string, end the shape.
         let other = ir.new_var("other", "java.lang.String");
         let other_letter = ConcatPart::Letter {
-            source: other,
-            at: None,
+            letter: StringChar {
+                source: other,
+                at: None,
+            },
             repeats: true,
         };
         assert_eq!(
@@ -985,8 +986,10 @@ mod tests {
         let two = vec![get.clone(), ConcatPart::Var(kind), ConcatPart::Var(other)];
         assert_eq!(completed(&mut ir, two), None);
         let letter = ConcatPart::Letter {
-            source: other,
-            at: None,
+            letter: StringChar {
+                source: other,
+                at: None,
+            },
             repeats: true,
         };
         let mixed = vec![get.clone(), ConcatPart::Var(kind), letter];
@@ -1077,8 +1080,10 @@ mod tests {
         let name = ir.new_var("name", "java.lang.String");
         let rest = substring(&mut ir, name, 4);
         let letter = |at| ConcatPart::Letter {
-            source: name,
-            at: Some(at),
+            letter: StringChar {
+                source: name,
+                at: Some(at),
+            },
             repeats: false,
         };
         let property = Completion {
@@ -1110,8 +1115,10 @@ mod tests {
             None
         );
         let looped = ConcatPart::Letter {
-            source: name,
-            at: Some(3),
+            letter: StringChar {
+                source: name,
+                at: Some(3),
+            },
             repeats: true,
         };
         assert_eq!(
