@@ -692,6 +692,88 @@ fn two_projecting_joins_in_one_pass_give_the_chain() {
     assert!(expected.len() > 20, "{}", expected.len());
 }
 
+/// Static subgoals that only fix constants and project wildcards are
+/// read in place (`planner::in_place`): `arg(i, 1, v)` and `param(m2, _,
+/// p)` are joined as their relations stand, in a recursive rule whose
+/// delta binds the variable above their dropped bits, both after a join
+/// (fused into one pass) and as the last join. (Two such subgoals drop
+/// distinct bits: `Z0` and `Z1`.) The fixpoint is the brute force one.
+#[test]
+fn subgoals_read_in_place_fix_their_constants_in_the_join() {
+    let text = "I 16\nM 16\nZ 4\nV 16\n\
+                call (i:I0, m:M0) input\n\
+                target (i:I0, m:M1) input\n\
+                arg (i:I0, z:Z0, v:V0) input\n\
+                param (m:M1, z:Z1, p:V1) input\n\
+                seed (v:V0, m:M0) input\n\
+                flows (v:V0, m:M0) output\n\
+                flows(v, m) :- seed(v, m).\n\
+                flows(p, m2) :- flows(v, m), call(i, m), arg(i, 1, v), target(i, m2), param(m2, _, p).\n";
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = Rng(0x1a_91ace);
+    let call: Vec<(u64, u64)> = (0..24).map(|_| (rng.below(8), rng.below(8))).collect();
+    let target: Vec<(u64, u64)> = (0..24).map(|_| (rng.below(8), rng.below(8))).collect();
+    let arg: Vec<(u64, u64, u64)> = (0..20)
+        .map(|_| (rng.below(8), rng.below(3), rng.below(8)))
+        .collect();
+    let param: Vec<(u64, u64, u64)> = (0..20)
+        .map(|_| (rng.below(8), rng.below(3), rng.below(8)))
+        .collect();
+    let seed: Vec<(u64, u64)> = (0..6).map(|_| (rng.below(8), rng.below(8))).collect();
+    let pairs = |rows: &[(u64, u64)]| -> String {
+        rows.iter().map(|(a, b)| format!("{a} {b}\n")).collect()
+    };
+    let triples = |rows: &[(u64, u64, u64)]| -> String {
+        rows.iter()
+            .map(|(a, b, c)| format!("{a} {b} {c}\n"))
+            .collect()
+    };
+    std::fs::write(dir.path().join("call.tuples"), pairs(&call)).unwrap();
+    std::fs::write(dir.path().join("target.tuples"), pairs(&target)).unwrap();
+    std::fs::write(dir.path().join("seed.tuples"), pairs(&seed)).unwrap();
+    std::fs::write(dir.path().join("arg.tuples"), triples(&arg)).unwrap();
+    std::fs::write(dir.path().join("param.tuples"), triples(&param)).unwrap();
+    let prog = resolve(&parse_str(text, "in_place.dl", dir.path()).unwrap()).unwrap();
+    let mut solver = Solver::new(prog).unwrap();
+    let plan = refract::datalog::explain_plan::explain_plans(&solver.prog, &solver.layout).unwrap();
+    for factor in ["factor #2: subgoal #2", "factor #4: subgoal #4"] {
+        assert!(
+            plan.contains(&format!("{factor} read in place")),
+            "{factor} not read in place:\n{plan}"
+        );
+    }
+    solver.load_inputs(Some(dir.path())).unwrap();
+    solver.solve().unwrap();
+    let mut expected: BTreeSet<(u64, u64)> = seed.iter().copied().collect();
+    loop {
+        let before = expected.len();
+        for &(v, m) in &expected.clone() {
+            for &(i, m1) in &call {
+                if m1 != m || !arg.contains(&(i, 1, v)) {
+                    continue;
+                }
+                for &(i2, m2) in &target {
+                    for &(m3, _, p) in &param {
+                        if i2 == i && m3 == m2 {
+                            expected.insert((p, m2));
+                        }
+                    }
+                }
+            }
+        }
+        if expected.len() == before {
+            break;
+        }
+    }
+    let r = solver.prog.relation_id("flows").unwrap();
+    let got: BTreeSet<(u64, u64)> = sorted_tuples(&solver.rels[r], &solver.blocks(r))
+        .into_iter()
+        .map(|t| (t[0], t[1]))
+        .collect();
+    assert_eq!(got, expected);
+    assert!(expected.len() > seed.len() + 10, "{}", expected.len());
+}
+
 /// A head that repeats two variables, each into a block far from its
 /// first one, and nested in the order (`q(x, y, y, x)` with N0 above N1
 /// above N2 above N3): the two equalities built as one BDD had 2^(2w)

@@ -579,7 +579,12 @@ impl<const CAPPED: bool> Product<'_, CAPPED> {
         let var = self.a.var_of(x).min(self.b.var_of(y));
         let (x0, x1) = cofactors(self.a, x, var);
         let (y0, y1) = cofactors(self.b, y, var);
-        let p = if self.quantify.contains(var) {
+        let p = if let Some(value) = self.quantify.fixed(var) {
+            match value {
+                false => self.product(x0, y0),
+                true => self.product(x1, y1),
+            }
+        } else if self.quantify.contains(var) {
             let low = self.product(x0, y0);
             if low.is_one() {
                 low
@@ -632,7 +637,9 @@ impl Product3<'_> {
         for i in 0..3 {
             (lo[i], hi[i]) = cofactors(self.ops[i], p[i], var);
         }
-        let r = if self.quantify.contains(var) {
+        let r = if let Some(value) = self.quantify.fixed(var) {
+            self.product(if value { hi } else { lo })
+        } else if self.quantify.contains(var) {
             let low = self.product(lo);
             if low.is_one() {
                 low

@@ -4,17 +4,29 @@
 use biodivine_lib_bdd::BddVariable;
 
 /// A set of BDD variables, stored densely for fast membership tests.
+///
+/// A member may be *fixed* to a value ([`VarSet::fix`]): a product that
+/// quantifies it then takes only that branch of its operands, `∃v. (v = b)
+/// ∧ F`, which restricts a relation to a constant in the same pass that
+/// joins it (`planner::in_place`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VarSet {
-    member: Vec<bool>,
+    /// Per variable: 0 absent, 1 a member, 2 and 3 a member fixed to
+    /// `false` and `true`.
+    member: Vec<u8>,
     len: usize,
 }
+
+/// A member that is not fixed.
+const FREE: u8 = 1;
+/// The first of the two states of a fixed member (`FIXED + value`).
+const FIXED: u8 = 2;
 
 impl VarSet {
     /// The empty set over `num_vars` variables.
     pub fn new(num_vars: u16) -> Self {
         VarSet {
-            member: vec![false; num_vars as usize],
+            member: vec![0; num_vars as usize],
             len: 0,
         }
     }
@@ -26,13 +38,22 @@ impl VarSet {
         s
     }
 
-    /// Adds a variable.
+    /// Adds a variable (one already fixed stays fixed).
     pub fn insert(&mut self, v: BddVariable) {
         let slot = &mut self.member[v.to_index()];
-        if !*slot {
-            *slot = true;
+        if *slot == 0 {
+            *slot = FREE;
             self.len += 1;
         }
+    }
+
+    /// Adds a variable fixed to `value`.
+    pub fn fix(&mut self, v: BddVariable, value: bool) {
+        let slot = &mut self.member[v.to_index()];
+        if *slot == 0 {
+            self.len += 1;
+        }
+        *slot = FIXED + u8::from(value);
     }
 
     /// Adds several variables.
@@ -42,10 +63,32 @@ impl VarSet {
         }
     }
 
+    /// Adds the members of `other`, with their fixed values.
+    pub fn union_with(&mut self, other: &VarSet) {
+        for (slot, &o) in self.member.iter_mut().zip(&other.member) {
+            if o == 0 {
+                continue;
+            }
+            if *slot == 0 {
+                self.len += 1;
+            }
+            *slot = (*slot).max(o);
+        }
+    }
+
     /// Whether `v` is in the set.
     #[inline]
     pub fn contains(&self, v: BddVariable) -> bool {
-        self.member[v.to_index()]
+        self.member[v.to_index()] != 0
+    }
+
+    /// The value a member is fixed to, if it is fixed.
+    #[inline]
+    pub fn fixed(&self, v: BddVariable) -> Option<bool> {
+        match self.member[v.to_index()] {
+            m if m >= FIXED => Some(m == FIXED + 1),
+            _ => None,
+        }
     }
 
     /// The number of variables in the set.
@@ -63,7 +106,32 @@ impl VarSet {
         self.member
             .iter()
             .enumerate()
-            .filter(|(_, m)| **m)
+            .filter(|(_, m)| **m != 0)
             .map(|(i, _)| BddVariable::from_index(i))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Fixed members keep their values through inserts and unions.
+    #[test]
+    fn fixed_members_keep_their_values() {
+        let v = BddVariable::from_index;
+        let mut a = VarSet::of(6, [v(0), v(1)]);
+        a.fix(v(2), true);
+        a.insert(v(2));
+        let mut b = VarSet::new(6);
+        b.fix(v(1), false);
+        b.insert(v(4));
+        a.union_with(&b);
+        assert_eq!(a.len(), 4);
+        assert_eq!(
+            a.iter().map(|x| x.to_index()).collect::<Vec<_>>(),
+            [0, 1, 2, 4]
+        );
+        let fixed: Vec<Option<bool>> = (0..6).map(|i| a.fixed(v(i))).collect();
+        assert_eq!(fixed, [None, Some(false), Some(true), None, None, None]);
     }
 }

@@ -102,9 +102,18 @@ fn describe(prog: &Program, layout: &Layout, plan: &RulePlan, out: &mut String) 
     let _ = writeln!(out, "    head: into {}{moves}", head.name);
 }
 
-/// The static groups of a plan: the factors with filters folded in.
+/// The static groups of a plan (the factors with filters folded in), and
+/// the factors read in place.
 fn describe_groups(plan: &RulePlan, out: &mut String) {
     for (k, f) in plan.factors.iter().enumerate() {
+        if f.in_place.is_some() {
+            let _ = writeln!(
+                out,
+                "    factor #{k}: subgoal #{} read in place, its constants and wildcards dropped by its joins",
+                f.atom
+            );
+            continue;
+        }
         if f.negs.is_empty() && f.cmps.is_empty() && f.extra_range.is_none() {
             continue;
         }
@@ -143,9 +152,10 @@ fn step_words(prog: &Program, layout: &Layout, plan: &RulePlan, step: &Step) -> 
             } else {
                 format!("join factor #{factor}")
             };
-            match quantify.is_empty() {
-                true => read,
-                false => format!("{read}, projecting {}", var_names(quantify)),
+            // The bits of a subgoal read in place are no variable's.
+            match var_names(quantify) {
+                names if names.is_empty() => read,
+                names => format!("{read}, projecting {names}"),
             }
         }
         Step::AndNot(n) => format!("subtract negation #{n}"),

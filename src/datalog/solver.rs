@@ -1110,7 +1110,7 @@ fn join_step<'a>(
             quantify: next_quantify,
         }) if !result.is_true() => {
             let mut both = quantify.clone();
-            both.extend(next_quantify.iter());
+            both.union_with(next_quantify);
             Some((
                 operand_of(*factor, *source)?,
                 both,

@@ -26,6 +26,7 @@ pub(super) fn group(
             cmps: vec![],
             extra_range: None,
             vars: a.vars.clone(),
+            in_place: None,
         })
         .collect();
     let mut free_negs: Vec<usize> = (0..negs.len()).collect();

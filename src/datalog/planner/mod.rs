@@ -16,11 +16,15 @@
 //!    nothing later needs it (relational product).
 //! 5. [`lower`]: subgoals, comparisons and the head become BDDs and
 //!    renames over the homes.
+//! 6. [`in_place`]: static subgoals that only fix constants and project
+//!    wildcards are read as their relations stand, their bits dropped by
+//!    the joins themselves.
 //!
 //! `refract run --explain-plan` prints the result (`explain_plan.rs`).
 
 mod groups;
 mod homes;
+mod in_place;
 mod lower;
 mod normalize;
 mod order;
@@ -73,6 +77,18 @@ pub struct Factor {
     pub extra_range: Option<Bdd>,
     /// The variables it ranges over.
     pub vars: Vec<VarId>,
+    /// Set where the subgoal is read as its relation stands
+    /// ([`in_place`]).
+    pub in_place: Option<InPlace>,
+}
+
+/// A static subgoal read as its relation stands: what its joins fix and
+/// drop instead of a prepared copy.
+#[derive(Clone, Debug)]
+pub struct InPlace {
+    /// The bits of its wildcards and constants, which its joins project,
+    /// the constants' fixed to their values.
+    pub drop: VarSet,
 }
 
 impl Factor {
@@ -233,13 +249,14 @@ pub fn plan_rule(
         dynamic: &dynamic,
     };
     let dynamic_factors: Vec<usize> = (0..factors.len()).filter(|&f| dynamic[f]).collect();
-    let variants = if dynamic_factors.is_empty() {
+    let mut variants: Vec<Variant> = if dynamic_factors.is_empty() {
         vec![order::plan_variant(&units, None, &[])]
     } else {
         (0..dynamic_factors.len())
             .map(|k| order::plan_variant(&units, Some(dynamic_factors[k]), &dynamic_factors[..k]))
             .collect()
     };
+    in_place::read_in_place(layout, &homes, &atoms, &mut factors, &mut variants);
     let head = lower::plan_head(prog, layout, &norm.head, &homes);
     RulePlan {
         rule: ri,

@@ -192,6 +192,10 @@ impl Solver {
                 factors.push(None);
                 continue;
             }
+            if f.in_place.is_some() {
+                factors.push(Some(Static::Relation(a.rel)));
+                continue;
+            }
             let shared = self.prepare_complete(a)?;
             if super::tracing() && !a.rename.is_empty() {
                 self.trace_renames(a, p);
