@@ -1,4 +1,4 @@
-//! Phase 4b of planning: static subgoals read in place. A subgoal over a
+//! Phase 6 of planning: static subgoals read in place. A subgoal over a
 //! complete relation whose only preparation would be fixing the bits of
 //! its constants and projecting its wildcards (`actualOfI(i, 1, a)`,
 //! `formalOfM(m, _, p)`) is joined with the relation as it stands: the
