@@ -17,7 +17,7 @@
 
 use super::arena::{export_post_order, mk_false, mk_true, Arena};
 use super::tables::{Memo, UniqueTable};
-use super::varset::VarSet;
+use super::varset::{Projection, VarSet};
 use biodivine_lib_bdd::{Bdd, BddNode, BddPointer, BddVariable};
 use std::borrow::Cow;
 
@@ -579,23 +579,23 @@ impl<const CAPPED: bool> Product<'_, CAPPED> {
         let var = self.a.var_of(x).min(self.b.var_of(y));
         let (x0, x1) = cofactors(self.a, x, var);
         let (y0, y1) = cofactors(self.b, y, var);
-        let p = if let Some(value) = self.quantify.fixed(var) {
-            match value {
-                false => self.product(x0, y0),
-                true => self.product(x1, y1),
+        let p = match self.quantify.projection(var) {
+            Projection::Fixed(false) => self.product(x0, y0),
+            Projection::Fixed(true) => self.product(x1, y1),
+            Projection::Any => {
+                let low = self.product(x0, y0);
+                if low.is_one() {
+                    low
+                } else {
+                    let high = self.product(x1, y1);
+                    or_over(&mut self.out, &mut self.or_memo, low, high)
+                }
             }
-        } else if self.quantify.contains(var) {
-            let low = self.product(x0, y0);
-            if low.is_one() {
-                low
-            } else {
+            Projection::Kept => {
+                let low = self.product(x0, y0);
                 let high = self.product(x1, y1);
-                or_over(&mut self.out, &mut self.or_memo, low, high)
+                self.out.mk(var.to_index() as u16, low, high)
             }
-        } else {
-            let low = self.product(x0, y0);
-            let high = self.product(x1, y1);
-            self.out.mk(var.to_index() as u16, low, high)
         };
         self.memo.insert(k, p);
         p
@@ -637,20 +637,23 @@ impl Product3<'_> {
         for i in 0..3 {
             (lo[i], hi[i]) = cofactors(self.ops[i], p[i], var);
         }
-        let r = if let Some(value) = self.quantify.fixed(var) {
-            self.product(if value { hi } else { lo })
-        } else if self.quantify.contains(var) {
-            let low = self.product(lo);
-            if low.is_one() {
-                low
-            } else {
-                let high = self.product(hi);
-                or_over(&mut self.out, &mut self.or_memo, low, high)
+        let r = match self.quantify.projection(var) {
+            Projection::Fixed(false) => self.product(lo),
+            Projection::Fixed(true) => self.product(hi),
+            Projection::Any => {
+                let low = self.product(lo);
+                if low.is_one() {
+                    low
+                } else {
+                    let high = self.product(hi);
+                    or_over(&mut self.out, &mut self.or_memo, low, high)
+                }
             }
-        } else {
-            let low = self.product(lo);
-            let high = self.product(hi);
-            self.out.mk(var.to_index() as u16, low, high)
+            Projection::Kept => {
+                let low = self.product(lo);
+                let high = self.product(hi);
+                self.out.mk(var.to_index() as u16, low, high)
+            }
         };
         self.memo.insert(k, r);
         r

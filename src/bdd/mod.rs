@@ -57,4 +57,4 @@ pub use layout::{
 };
 pub use partition::partition;
 pub use rename::{preserves_order, relayout, rename, rename_owned};
-pub use varset::VarSet;
+pub use varset::{Projection, VarSet};

@@ -22,6 +22,18 @@ const FREE: u8 = 1;
 /// The first of the two states of a fixed member (`FIXED + value`).
 const FIXED: u8 = 2;
 
+/// What a product does with a variable of its quantified set
+/// ([`VarSet::projection`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Projection {
+    /// Not in the set: the variable stays in the result.
+    Kept,
+    /// In the set: both branches are united.
+    Any,
+    /// In the set, fixed to a value: only that branch is taken.
+    Fixed(bool),
+}
+
 impl VarSet {
     /// The empty set over `num_vars` variables.
     pub fn new(num_vars: u16) -> Self {
@@ -82,12 +94,14 @@ impl VarSet {
         self.member[v.to_index()] != 0
     }
 
-    /// The value a member is fixed to, if it is fixed.
+    /// What a product that quantifies the set does with `v` (one read, on
+    /// the products' hot path).
     #[inline]
-    pub fn fixed(&self, v: BddVariable) -> Option<bool> {
+    pub fn projection(&self, v: BddVariable) -> Projection {
         match self.member[v.to_index()] {
-            m if m >= FIXED => Some(m == FIXED + 1),
-            _ => None,
+            0 => Projection::Kept,
+            FREE => Projection::Any,
+            m => Projection::Fixed(m == FIXED + 1),
         }
     }
 
@@ -131,7 +145,12 @@ mod tests {
             a.iter().map(|x| x.to_index()).collect::<Vec<_>>(),
             [0, 1, 2, 4]
         );
-        let fixed: Vec<Option<bool>> = (0..6).map(|i| a.fixed(v(i))).collect();
+        let fixed: Vec<Option<bool>> = (0..6)
+            .map(|i| match a.projection(v(i)) {
+                Projection::Fixed(value) => Some(value),
+                _ => None,
+            })
+            .collect();
         assert_eq!(fixed, [None, Some(false), Some(true), None, None, None]);
     }
 }

@@ -3,9 +3,9 @@
 //! its constants and projecting its wildcards (`actualOfI(i, 1, a)`,
 //! `formalOfM(m, _, p)`) is joined with the relation as it stands: the
 //! join projects the wildcards' bits and the constants' bits, the latter
-//! fixed to the constants' values ([`VarSet::fix`]: the product takes only
-//! their branch), in the same pass. Neither are bits any variable of the
-//! rule lives in.
+//! fixed to the constants' values ([`crate::bdd::VarSet::fix`]: the
+//! product takes only their branch), in the same pass. Neither are bits
+//! any variable of the rule lives in.
 //!
 //! Prepared instead, such a subgoal is rebuilt whole once per solve:
 //! projecting the argument position of `formalOfM` (1.1 million nodes)
@@ -25,7 +25,7 @@
 //! evaluation).
 
 use super::{AtomPlan, Factor, Step, Variant};
-use crate::bdd::{BddVariable, InstanceId, Layout, VarSet};
+use crate::bdd::{BddVariable, InstanceId, Layout};
 use crate::datalog::program::VarId;
 use std::collections::HashSet;
 
@@ -38,7 +38,6 @@ pub(super) fn read_in_place(
     factors: &mut [Factor],
     variants: &mut [Variant],
 ) {
-    let nv = layout.num_vars();
     let mut taken: HashSet<BddVariable> = (homes.iter().flatten())
         .flat_map(|&h| layout.instance(h).vars.iter().copied())
         .collect();
@@ -54,10 +53,11 @@ pub(super) fn read_in_place(
         if a.dynamic || !plain || !a.rename.is_empty() || a.equal.is_some() {
             continue;
         }
-        let drop: Vec<BddVariable> = (a.quantify.iter())
-            .chain(a.restrict.iter().map(|(v, _)| *v))
-            .collect();
-        if drop.is_empty() || drop.iter().any(|b| taken.contains(b)) {
+        let mut drop = a.quantify.clone();
+        for &(v, value) in &a.restrict {
+            drop.fix(v, value);
+        }
+        if drop.is_empty() || drop.iter().any(|b| taken.contains(&b)) {
             continue;
         }
         let top_projected = a.quantify.iter().map(|b| b.to_index()).min();
@@ -76,11 +76,7 @@ pub(super) fn read_in_place(
         if !fits {
             continue;
         }
-        taken.extend(drop.iter().copied());
-        let mut drop = VarSet::of(nv, a.quantify.iter());
-        for &(v, value) in &a.restrict {
-            drop.fix(v, value);
-        }
+        taken.extend(drop.iter());
         for variant in variants.iter_mut() {
             for step in &mut variant.steps {
                 if let Step::Join {
