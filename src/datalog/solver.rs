@@ -36,7 +36,7 @@ use crate::bdd::{
 };
 use num_bigint::BigUint;
 use rayon::prelude::*;
-use saturation::{saturating_rules, Saturating};
+use saturation::{saturating_rules, FullsKept, Saturating};
 use statics::{Prepared, PreparedAtoms};
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -619,6 +619,7 @@ impl Solver {
         // next (see `bdd::MergeTable`), and the relations merged so.
         let mut tables: HashMap<RelId, MergeTable> = HashMap::new();
         let mut grown: HashSet<RelId> = HashSet::new();
+        let mut fulls_kept = FullsKept::default();
         // Whether the last iteration's new tuples were saturated.
         let mut saturated = false;
         let mut iterations = 0;
@@ -643,7 +644,8 @@ impl Solver {
                 .map(|(rel, f)| (rel, bdd::and_not(&f, &self.rels[rel])))
                 .collect();
             let saturate_start = Instant::now();
-            let inner = self.saturate(&plans, &statics, &saturating, &mut new)?;
+            let inner = self.saturate(&plans, &statics, &saturating, &mut new, &mut fulls_kept)?;
+            fulls_kept.forget(&plans, |rel| new.get(&rel).is_some_and(|n| !n.is_false()));
             saturated = !saturating.is_empty();
             let saturate_time = saturate_start.elapsed();
             // The relations that grew, each with its table; those whose
