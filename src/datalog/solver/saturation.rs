@@ -56,9 +56,9 @@ struct Saturation<'a> {
     /// `recent` prepared as each of `others`, kept until `recent`
     /// changes, as `new_prepared`; absent where `recent` is empty.
     recent_prepared: HashMap<Subgoal, Option<Bdd>>,
-    /// The relations whose `recent` the last fold changed (all of them
-    /// before the first step): their subgoals in `recent_prepared` are
-    /// prepared again.
+    /// The relations whose `recent` the last fold changed (none before
+    /// the first step, when `recent` is empty): their subgoals in
+    /// `recent_prepared` are prepared again.
     recent_changed: HashSet<RelId>,
     /// Steps taken, and where the time went.
     profile: SaturationEnd,
@@ -71,7 +71,11 @@ struct Saturation<'a> {
 /// in the last iterations) is not renamed or restricted again. In the
 /// quick start (Invoke against the whole JDK 17, `casts`), 0.973 of the
 /// wall time against preparing them in every saturation, for 43 MiB
-/// more at the peak (one pair of runs, 2-core EPYC).
+/// more at the peak (one pair of runs, 2-core EPYC). With the kept
+/// copies of `recent` ([`Solver::prepare_recent`]), two pairs of
+/// `scripts/bench-compare.sh` against both kinds prepared anew found
+/// 1.001 on the quick start and 1.022 on freetts (0.960 on c_pa, 0.962
+/// on pa), within that machine's spread of single runs (176-227 s).
 #[derive(Default)]
 pub(super) struct FullsKept {
     /// Per subgoal, its prepared copy, or `None` where preparing changes
@@ -263,10 +267,10 @@ impl Solver {
     /// last fold changed. A subgoal's relation is often not among a
     /// step's new tuples (`assignCall` grows only where the call graph
     /// does): its `recent` and the prepared copy stay as they were.
-    /// Prepared again at every step, the quick start (Invoke against the
-    /// whole JDK 17, `casts`) took 1.05 times as long (`farm-bench -n 2`,
-    /// 2-core EPYC: 0.953 of the wall time this way, 0.916–0.990), with
-    /// the same results.
+    /// Against preparing them again at every step, the quick start
+    /// (Invoke against the whole JDK 17, `casts`) took 0.953 of the wall
+    /// time (`farm-bench -n 2`, 2-core EPYC, 0.916–0.990), with the same
+    /// results; see [`FullsKept`] for a run that did not show it.
     fn prepare_recent(&self, plans: &[RulePlan], run: &mut Saturation) -> Result<()> {
         let changed = std::mem::take(&mut run.recent_changed);
         let stale: Vec<Subgoal> = (run.others.iter().copied())
