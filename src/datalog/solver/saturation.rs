@@ -20,7 +20,7 @@ use super::{accumulate, record_rule, Prepared, Solver};
 use crate::bdd::{self, mk_false, partition, Bdd};
 use crate::datalog::error::Result;
 use crate::datalog::observer::{SaturationEnd, StepEnd, StepKind};
-use crate::datalog::planner::{RulePlan, Source, Step};
+use crate::datalog::planner::{AtomPlan, RulePlan, Source, Step};
 use crate::datalog::program::RelId;
 use rayon::prelude::*;
 use std::borrow::Cow;
@@ -54,12 +54,9 @@ struct Saturation<'a> {
     /// itself (a copy of it otherwise).
     new_prepared: HashMap<Subgoal, Option<Bdd>>,
     /// `recent` prepared as each of `others`, kept until `recent`
-    /// changes, as `new_prepared`; absent where `recent` is empty.
+    /// changes, as `new_prepared`; absent where `recent` is empty. The
+    /// last fold changed `recent` of the frontier's relations only.
     recent_prepared: HashMap<Subgoal, Option<Bdd>>,
-    /// The relations whose `recent` the last fold changed (none before
-    /// the first step, when `recent` is empty): their subgoals in
-    /// `recent_prepared` are prepared again.
-    recent_changed: HashSet<RelId>,
     /// Steps taken, and where the time went.
     profile: SaturationEnd,
 }
@@ -172,6 +169,15 @@ impl Solver {
         Ok(run.profile.steps)
     }
 
+    /// `bdd` prepared as subgoal `a`, or `None` where preparing changes
+    /// nothing (the subgoal reads `bdd` itself).
+    fn prepared_copy(&self, a: &AtomPlan, bdd: &Bdd) -> Result<Option<Bdd>> {
+        Ok(match self.prepare_atom(a, bdd)? {
+            Cow::Borrowed(_) => None,
+            Cow::Owned(b) => Some(b),
+        })
+    }
+
     /// The full versions of the dynamic subgoals that saturating rules
     /// join in full, prepared once for the whole saturation: taken from
     /// `kept` where their relation has not grown since they were
@@ -208,10 +214,7 @@ impl Solver {
             .map(|&(pi, atom)| {
                 let a = &plans[pi].atoms[atom];
                 let t = Instant::now();
-                let b = match self.prepare_atom(a, &rels[a.rel])? {
-                    Cow::Borrowed(_) => None,
-                    Cow::Owned(b) => Some(b),
-                };
+                let b = self.prepared_copy(a, &rels[a.rel])?;
                 if self.steps_wanted {
                     self.report_other(plans[pi].rule, "prepare full", t.elapsed());
                 }
@@ -247,10 +250,7 @@ impl Solver {
                 let a = &plans[pi].atoms[atom];
                 let t = Instant::now();
                 let b = match new.get(&a.rel) {
-                    Some(n) => match self.prepare_atom(a, n)? {
-                        Cow::Borrowed(_) => None,
-                        Cow::Owned(b) => Some(b),
-                    },
+                    Some(n) => self.prepared_copy(a, n)?,
                     None => Some(mk_false(nv)),
                 };
                 if self.steps_wanted {
@@ -272,9 +272,9 @@ impl Solver {
     /// time (`farm-bench -n 2`, 2-core EPYC, 0.916–0.990), with the same
     /// results; see [`FullsKept`] for a run that did not show it.
     fn prepare_recent(&self, plans: &[RulePlan], run: &mut Saturation) -> Result<()> {
-        let changed = std::mem::take(&mut run.recent_changed);
+        // The last fold changed `recent` of the frontier's relations.
         let stale: Vec<Subgoal> = (run.others.iter().copied())
-            .filter(|&(pi, atom)| changed.contains(&plans[pi].atoms[atom].rel))
+            .filter(|&(pi, atom)| run.frontier.contains_key(&plans[pi].atoms[atom].rel))
             .collect();
         let recent = &run.recent;
         let fresh: Vec<(Subgoal, Option<Option<Bdd>>)> = stale
@@ -285,10 +285,7 @@ impl Solver {
                     return Ok(((pi, atom), None));
                 };
                 let t = Instant::now();
-                let b = match self.prepare_atom(a, r)? {
-                    Cow::Borrowed(_) => None,
-                    Cow::Owned(b) => Some(b),
-                };
+                let b = self.prepared_copy(a, r)?;
                 if self.steps_wanted {
                     self.report_other(plans[pi].rule, "prepare recent", t.elapsed());
                 }
@@ -466,7 +463,6 @@ impl<'a> Saturation<'a> {
             recent: HashMap::new(),
             new_prepared: HashMap::new(),
             recent_prepared: HashMap::new(),
-            recent_changed: HashSet::new(),
             profile: SaturationEnd::default(),
         }
     }
@@ -519,7 +515,6 @@ impl<'a> Saturation<'a> {
             .collect();
         for (rel, r, base, folded) in folds {
             self.recent.insert(rel, r);
-            self.recent_changed.insert(rel);
             if let Some(b) = base {
                 new.insert(rel, b);
             }
