@@ -787,6 +787,119 @@ fn the_application_scope_gives_the_jdks_code_contexts_only_under_the_application
     );
 }
 
+/// The sorted rows of relation `rel` exported from `db` whose variable
+/// belongs to a method of class `class`.
+fn rows_of(db: &str, rel: &str, class: &str) -> Vec<String> {
+    let prefix = format!("<{class}: ");
+    let mut rows: Vec<String> = refract(&["export", "relation", rel, db])
+        .lines()
+        .filter(|l| l.starts_with(&prefix))
+        .map(str::to_string)
+        .collect();
+    rows.sort();
+    rows
+}
+
+/// Exceptions along call edges, against java.base (whose `Throwable`
+/// the type filter needs). Without contexts, each method's `thrown`
+/// variable holds in `vPthrown` all that the method throws, its own
+/// `throw`s and its callees', and in `vP` its own `throw`s alone; the
+/// handler in `caught()` receives what `relay()` passes up from
+/// `fail()`, and its class chooses the `describe` that runs. Under
+/// `1-call-site`, whose rules copy exceptions into `vP` along each call
+/// edge, the handler holds the same object and the same methods run.
+#[test]
+fn a_method_throws_what_its_callees_throw_and_a_handler_catches_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let jdk = java_base(dir.path());
+    let classes = root().join("fixtures/classes/contexts");
+    let analyze = |kind: &str| {
+        let db = dir.path().join(format!("{kind}.db")).display().to_string();
+        refract(&[
+            "analyze",
+            classes.to_str().unwrap(),
+            "--main",
+            "Exceptions",
+            "--jdk",
+            &jdk,
+            "--reflection",
+            "none",
+            "--context",
+            kind,
+            "-q",
+            "-o",
+            &db,
+        ]);
+        db
+    };
+    let oops = "<exception Exceptions$Oops>";
+    let other = "<exception Exceptions$Other>";
+    let fail = "<Exceptions: void fail()>";
+    let fail_other = "<Exceptions: void failOther()>";
+    let relay = "<Exceptions: void relay()>";
+    let caught = "<Exceptions: java.lang.String caught()>";
+    let main = "<Exceptions: void main(java.lang.String[])>";
+    let db = analyze("insensitive");
+    assert_eq!(
+        rows_of(&db, "vPthrown", "Exceptions"),
+        vec![
+            format!("{caught}/thrown\t{oops}"),
+            format!("{fail}/thrown\t{oops}"),
+            format!("{fail_other}/thrown\t{other}"),
+            format!("{main}/thrown\t{oops}"),
+            format!("{main}/thrown\t{other}"),
+            format!("{relay}/thrown\t{oops}"),
+        ]
+    );
+    let caught_rows = [
+        format!("{caught}/catch@6\t{oops}"),
+        format!("{caught}/exc@0\t{oops}"),
+    ];
+    let exception_rows = |db: &str| -> Vec<String> {
+        rows_of(db, "vP", "Exceptions")
+            .into_iter()
+            .filter(|l| l.contains("<exception "))
+            .collect()
+    };
+    // The allocations (`s@0`) and the two own `throw`s.
+    let mut own = vec![
+        format!("{fail}/s@0\t{oops}"),
+        format!("{fail}/thrown\t{oops}"),
+        format!("{fail_other}/s@0\t{other}"),
+        format!("{fail_other}/thrown\t{other}"),
+    ];
+    own.extend(caught_rows.iter().cloned());
+    own.sort();
+    assert_eq!(exception_rows(&db), own);
+    let reached = |db: &str| -> Vec<String> {
+        let mut rows: Vec<String> = refract(&["export", "relation", "reach", db])
+            .lines()
+            .filter(|l| l.starts_with("<Exceptions"))
+            .map(str::to_string)
+            .collect();
+        rows.sort();
+        rows
+    };
+    let methods = vec![
+        "<Exceptions$Oops: java.lang.String describe()>".to_string(),
+        "<Exceptions$Oops: void <init>()>".to_string(),
+        "<Exceptions$Other: void <init>()>".to_string(),
+        caught.to_string(),
+        fail.to_string(),
+        fail_other.to_string(),
+        main.to_string(),
+        relay.to_string(),
+    ];
+    assert_eq!(reached(&db), methods);
+    let db = analyze("1-call-site");
+    assert_eq!(reached(&db), methods);
+    let handler: Vec<String> = exception_rows(&db)
+        .into_iter()
+        .filter(|l| l.starts_with(&format!("{caught}/catch")))
+        .collect();
+    assert_eq!(handler, caught_rows[..1]);
+}
+
 /// The scope chooses among objects: with another kind it is refused.
 #[test]
 fn an_application_scope_needs_an_object_or_type_kind() {

@@ -152,7 +152,15 @@ fn fields_arrays_statics_casts_and_exceptions() {
             format!("{tc}/phi:l0@14\t{tc}/catch@11"),
             format!("{tc}/phi:l0@14\t{tc}/l0@7"),
             format!("{tc}/ret\t{tc}/phi:l0@14"),
-            format!("{tc}/thrown\t{tc}/exc@4"),
+        ]
+    );
+    // The call's exceptions go to the handler's variable and, apart
+    // from it, to the method's `thrown` variable.
+    assert_eq!(
+        rows(&f, "Ithr", &format!("{tc}[4@")),
+        vec![
+            format!("{tc}[4@L44] invokestatic <java.lang.Class: java.lang.Class forName(java.lang.String)>\t{tc}/exc@4"),
+            format!("{tc}[4@L44] invokestatic <java.lang.Class: java.lang.Class forName(java.lang.String)>\t{tc}/thrown"),
         ]
     );
     assert_eq!(

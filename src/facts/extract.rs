@@ -1374,7 +1374,13 @@ impl FactsBuilder {
         if let Some(r) = inv.result {
             self.emit_result(i, m, target, inv, g(r), base);
         }
-        self.add(R::Ithr, &[i, inv.exception.map_or(thrown, g)]);
+        // What the callee throws leaves through the method's `thrown`
+        // variable, and reaches the handlers through the site's own
+        // variable inside a `try` (see Invoke::exception).
+        self.add(R::Ithr, &[i, thrown]);
+        if let Some(e) = inv.exception {
+            self.add(R::Ithr, &[i, g(e)]);
+        }
         self.max_bci = self.max_bci.max(bci);
         self.max_line = self.max_line.max(line);
         self.add(R::Iloc, &[i, m, bci, line]);

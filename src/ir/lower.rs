@@ -1242,6 +1242,14 @@ impl Translator<'_> {
     fn throw_to_handlers(&mut self, insn_index: usize, v: Var) {
         let thrown = self.ir.thrown;
         self.assign(thrown, v);
+        self.catch_in_handlers(insn_index, v);
+    }
+
+    /// Sends a thrown value to the exception φ of every handler covering
+    /// `insn`. A call's exceptions reach the method's `thrown` variable
+    /// apart from its handlers (the facts give the call both, see
+    /// [`super::Invoke::exception`]).
+    fn catch_in_handlers(&mut self, insn_index: usize, v: Var) {
         for &h in &self.cfg.covering[insn_index] {
             if let Some(Some(p)) = self.handler_phis.get(h) {
                 if let Some(Val::Ref(e)) = p.stack.first() {
@@ -1905,7 +1913,7 @@ impl Translator<'_> {
         let k = self.insn_index(insn);
         let exception = if self.emit && !self.cfg.covering[k].is_empty() {
             let e = self.var(format!("exc@{pc}"), "java.lang.Throwable");
-            self.throw_to_handlers(k, e);
+            self.catch_in_handlers(k, e);
             Some(e)
         } else {
             None

@@ -92,9 +92,11 @@ pub struct Invoke {
     pub args: Vec<Option<Var>>,
     /// The variable receiving a reference result.
     pub result: Option<Var>,
-    /// The variable receiving exceptions thrown by the callee, when the
-    /// site is inside a `try`; otherwise exceptions go to the method's
-    /// `thrown` variable.
+    /// The variable receiving exceptions thrown by the callee for the
+    /// handlers, when the site is inside a `try`. The callee's
+    /// exceptions also go to the method's `thrown` variable, whether or
+    /// not the site is inside a `try`: the facts give the site both
+    /// (`Ithr`), and no statement copies this variable to `thrown`.
     pub exception: Option<Var>,
 }
 
