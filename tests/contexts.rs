@@ -787,13 +787,12 @@ fn the_application_scope_gives_the_jdks_code_contexts_only_under_the_application
     );
 }
 
-/// The sorted rows of relation `rel` exported from `db` whose variable
-/// belongs to a method of class `class`.
-fn rows_of(db: &str, rel: &str, class: &str) -> Vec<String> {
-    let prefix = format!("<{class}: ");
+/// The sorted rows of relation `rel` exported from `db` that start with
+/// `prefix` (`<C: ` for the variables or methods of class `C`).
+fn rows_of(db: &str, rel: &str, prefix: &str) -> Vec<String> {
     let mut rows: Vec<String> = refract(&["export", "relation", rel, db])
         .lines()
-        .filter(|l| l.starts_with(&prefix))
+        .filter(|l| l.starts_with(prefix))
         .map(str::to_string)
         .collect();
     rows.sort();
@@ -841,7 +840,7 @@ fn a_method_throws_what_its_callees_throw_and_a_handler_catches_it() {
     let main = "<Exceptions: void main(java.lang.String[])>";
     let db = analyze("insensitive");
     assert_eq!(
-        rows_of(&db, "vPthrown", "Exceptions"),
+        rows_of(&db, "vPthrown", "<Exceptions: "),
         vec![
             format!("{caught}/thrown\t{oops}"),
             format!("{fail}/thrown\t{oops}"),
@@ -856,7 +855,7 @@ fn a_method_throws_what_its_callees_throw_and_a_handler_catches_it() {
         format!("{caught}/exc@0\t{oops}"),
     ];
     let exception_rows = |db: &str| -> Vec<String> {
-        rows_of(db, "vP", "Exceptions")
+        rows_of(db, "vP", "<Exceptions: ")
             .into_iter()
             .filter(|l| l.contains("<exception "))
             .collect()
@@ -871,15 +870,8 @@ fn a_method_throws_what_its_callees_throw_and_a_handler_catches_it() {
     own.extend(caught_rows.iter().cloned());
     own.sort();
     assert_eq!(exception_rows(&db), own);
-    let reached = |db: &str| -> Vec<String> {
-        let mut rows: Vec<String> = refract(&["export", "relation", "reach", db])
-            .lines()
-            .filter(|l| l.starts_with("<Exceptions"))
-            .map(str::to_string)
-            .collect();
-        rows.sort();
-        rows
-    };
+    // The methods of Exceptions and of its nested classes.
+    let reached = |db: &str| rows_of(db, "reach", "<Exceptions");
     let methods = vec![
         "<Exceptions$Oops: java.lang.String describe()>".to_string(),
         "<Exceptions$Oops: void <init>()>".to_string(),
