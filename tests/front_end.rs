@@ -148,18 +148,18 @@ fn fields_arrays_statics_casts_and_exceptions() {
     assert_eq!(
         rows(&f, "A", tc),
         vec![
-            format!("{tc}/catch@11\t{tc}/exc@4"),
             format!("{tc}/phi:l0@14\t{tc}/catch@11"),
             format!("{tc}/phi:l0@14\t{tc}/l0@7"),
             format!("{tc}/ret\t{tc}/phi:l0@14"),
         ]
     );
-    // The call's exceptions go to the handler's variable and, apart
-    // from it, to the method's `thrown` variable.
+    // The call's exceptions go to the handler's caught-exception
+    // variable (typed as it catches) and to the method's `thrown`
+    // variable; no variable of the call's own stands between.
     assert_eq!(
         rows(&f, "Ithr", &format!("{tc}[4@")),
         vec![
-            format!("{tc}[4@L44] invokestatic <java.lang.Class: java.lang.Class forName(java.lang.String)>\t{tc}/exc@4"),
+            format!("{tc}[4@L44] invokestatic <java.lang.Class: java.lang.Class forName(java.lang.String)>\t{tc}/catch@11"),
             format!("{tc}[4@L44] invokestatic <java.lang.Class: java.lang.Class forName(java.lang.String)>\t{tc}/thrown"),
         ]
     );

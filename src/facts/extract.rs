@@ -1375,10 +1375,10 @@ impl FactsBuilder {
             self.emit_result(i, m, target, inv, g(r), base);
         }
         // What the callee throws leaves through the method's `thrown`
-        // variable, and reaches the handlers through the site's own
-        // variable inside a `try` (see Invoke::exception).
+        // variable, and reaches the handlers of a `try` around the site
+        // (see Invoke::handlers).
         self.add(R::Ithr, &[i, thrown]);
-        if let Some(e) = inv.exception {
+        for &e in &inv.handlers {
             self.add(R::Ithr, &[i, g(e)]);
         }
         self.max_bci = self.max_bci.max(bci);
@@ -2234,7 +2234,7 @@ fn lambda_body(
         receiver,
         args: rest,
         result,
-        exception: None,
+        handlers: Vec::new(),
     }));
     Some(ir)
 }

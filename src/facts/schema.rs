@@ -147,7 +147,7 @@ relations! {
         "the calling method only returns the call's result (nothing else reads it), and the call runs callee, known without the receiver's objects";
     Ithr => "Ithr",
         [("invoke", "I"), ("variable", "V")],
-        "variable receiving exceptions from a call: the method's thrown variable, and inside a try also the variable its handlers read";
+        "variable receiving exceptions from a call: the method's thrown variable, and inside a try also each covering handler's caught-exception variable (typed as it catches)";
     Mthr => "Mthr",
         [("method", "M"), ("variable", "V")],
         "variable holding exceptions a method throws";

@@ -1238,26 +1238,31 @@ impl Translator<'_> {
     }
 
     /// Sends a thrown value to the method's `thrown` variable and to the
-    /// exception φ of every handler covering `insn`.
+    /// exception φ of every handler covering `insn`. A call's exceptions
+    /// reach the same variables through the facts instead (see
+    /// [`super::Invoke::handlers`]).
     fn throw_to_handlers(&mut self, insn_index: usize, v: Var) {
         let thrown = self.ir.thrown;
         self.assign(thrown, v);
-        self.catch_in_handlers(insn_index, v);
+        for e in self.handler_vars(insn_index) {
+            self.assign(e, v);
+        }
     }
 
-    /// Sends a thrown value to the exception φ of every handler covering
-    /// `insn`. A call's exceptions reach the method's `thrown` variable
-    /// apart from its handlers (the facts give the call both, see
-    /// [`super::Invoke::exception`]).
-    fn catch_in_handlers(&mut self, insn_index: usize, v: Var) {
+    /// The caught-exception variables (`catch@`) of the handlers covering
+    /// `insn`, each typed by what its handler catches.
+    fn handler_vars(&self, insn_index: usize) -> Vec<Var> {
+        let mut vars = Vec::new();
         for &h in &self.cfg.covering[insn_index] {
             if let Some(Some(p)) = self.handler_phis.get(h) {
-                if let Some(Val::Ref(e)) = p.stack.first() {
-                    let e = *e;
-                    self.assign(e, v);
+                if let Some(&Val::Ref(e)) = p.stack.first() {
+                    if !vars.contains(&e) {
+                        vars.push(e);
+                    }
                 }
             }
         }
+        vars
     }
 
     fn insn_index(&self, insn: &Insn) -> usize {
@@ -1911,12 +1916,10 @@ impl Translator<'_> {
             _ => None,
         };
         let k = self.insn_index(insn);
-        let exception = if self.emit && !self.cfg.covering[k].is_empty() {
-            let e = self.var(format!("exc@{pc}"), "java.lang.Throwable");
-            self.catch_in_handlers(k, e);
-            Some(e)
+        let handlers = if self.emit {
+            self.handler_vars(k)
         } else {
-            None
+            Vec::new()
         };
         let letter = self.letter_of_call(&target, receiver, &vals, result);
         self.push_stmt(Stmt::Invoke(Invoke {
@@ -1926,7 +1929,7 @@ impl Translator<'_> {
             receiver,
             args,
             result,
-            exception,
+            handlers,
         }));
         if d.ret != "void" {
             st.stack.push(match (result, letter) {

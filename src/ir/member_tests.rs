@@ -470,7 +470,7 @@ mod tests {
             receiver: Some(receiver),
             args,
             result: None,
-            exception: None,
+            handlers: Vec::new(),
         }
     }
 

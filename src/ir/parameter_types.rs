@@ -358,7 +358,7 @@ mod tests {
             receiver: None,
             args: vec![None, Some(array)],
             result: None,
-            exception: None,
+            handlers: Vec::new(),
         }));
     }
 
@@ -484,7 +484,7 @@ mod tests {
             receiver: None,
             args,
             result: Some(r),
-            exception: None,
+            handlers: Vec::new(),
         }));
         r
     }

@@ -216,7 +216,7 @@ mod tests {
             receiver: None,
             args: vec![Some(0)],
             result: Some(3),
-            exception: None,
+            handlers: Vec::new(),
         });
         let stmts = vec![call, assign(1, 3)];
         let mut ir = ir_with(&["this", "ret", "thrown", "r"], stmts.clone());

@@ -159,7 +159,7 @@ pub fn summary_body(mut ir: MethodIr) -> MethodIr {
                 if !is_class_of(&call) {
                     call.result = None;
                 }
-                call.exception = None;
+                call.handlers.clear();
                 Some(Stmt::Invoke(call))
             }
             _ => None,

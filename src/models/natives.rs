@@ -125,7 +125,7 @@ pub fn body(model: NativeModel, class: &str, is_static: bool, desc: &MethodDesc)
                     receiver: Some(this),
                     args: Vec::new(),
                     result: None,
-                    exception: None,
+                    handlers: Vec::new(),
                 }));
             }
         }
