@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Compares the working tree against REV on the benchmarks, side by side:
 # REV is built in a temporary worktree, then the two binaries run in turn
-# (A B A B ...) on each benchmark, so that drift in the machine's speed
-# hits both alike. Prints, per benchmark, each side's median wall time and
+# on each benchmark, so that drift in the machine's speed hits both alike.
+# Each pair runs the other side first (A B, B A, A B, ...): on the 2-core
+# EPYC the second run of a pair was faster by about 4.5 %, whichever
+# binary it was (freetts, three pairs each way with farm-bench: 1.039
+# with one first, 1.051 with the other; forty-seventh session). Prints, per benchmark, each side's median wall time and
 # peak memory (/usr/bin/time), the size on disk of the database an
 # analysis wrote (its last run), and the median of the per-pair ratios
 # (working tree / REV: below 1 is faster).
@@ -75,8 +78,9 @@ for bench in "${benches[@]}"; do
     : > "$work/a.w"; : > "$work/b.w"; : > "$work/a.m"; : > "$work/b.m"; : > "$work/r"
     rm -f "$work/out-a.db" "$work/out-b.db"
     same=same
-    for _ in $(seq 1 "$runs"); do
-        for side in a b; do
+    for pair in $(seq 1 "$runs"); do
+        order="a b"; [ $((pair % 2)) -eq 0 ] && order="b a"
+        for side in $order; do
             bin=$A; [ $side = b ] && bin=$B
             /usr/bin/time -f "%e %M" -o "$work/t" bash -c "$(declare -f run); root=$root work=$work; run $bin $bench $work/out-$side"
             read -r wall peak < "$work/t"
