@@ -3,9 +3,10 @@
 # REV is built in a temporary worktree, then the two binaries run in turn
 # on each benchmark, so that drift in the machine's speed hits both alike.
 # Each pair runs the other side first (A B, B A, A B, ...): on the 2-core
-# EPYC the second run of a pair was faster by about 4.5 %, whichever
-# binary it was (freetts, three pairs each way with farm-bench: 1.039
-# with one first, 1.051 with the other; forty-seventh session). Prints, per benchmark, each side's median wall time and
+# EPYC a run's place in its pair was worth a few percent, whichever
+# binary it was (freetts, three pairs each way with farm-bench: the
+# second run about 4.5 % faster; the quick start, two pairs each way:
+# the first about 2 % faster; forty-seventh session). Prints, per benchmark, each side's median wall time and
 # peak memory (/usr/bin/time), the size on disk of the database an
 # analysis wrote (its last run), and the median of the per-pair ratios
 # (working tree / REV: below 1 is faster).
