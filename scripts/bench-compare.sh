@@ -6,10 +6,11 @@
 # EPYC a run's place in its pair was worth a few percent, whichever
 # binary it was (freetts, three pairs each way with farm-bench: the
 # second run about 4.5 % faster; the quick start, two pairs each way:
-# the first about 2 % faster; forty-seventh session). Prints, per benchmark, each side's median wall time and
-# peak memory (/usr/bin/time), the size on disk of the database an
-# analysis wrote (its last run), and the median of the per-pair ratios
-# (working tree / REV: below 1 is faster).
+# the first about 2 % faster; forty-seventh session). Prints, per
+# benchmark, each side's median wall time and peak memory
+# (/usr/bin/time), the size on disk of the database an analysis wrote
+# (its last run), and the median of the per-pair ratios (working tree /
+# REV: below 1 is faster).
 #
 #   scripts/bench-compare.sh REV [RUNS] [BENCH...]
 #   scripts/bench-compare.sh HEAD~1 5 c_pa pa
